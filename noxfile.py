@@ -1,0 +1,358 @@
+"""Every way this repository is built and tested. CI only calls these sessions (see ci/).
+
+Per-distribution test sessions install the distribution and its declared dependencies from
+freshly built wheels into a fresh virtual environment, so a missing dependency fails here and
+not on a user's machine. ``dev`` tests the editable workspace as a whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import sys
+import zipfile
+
+import nox
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+ROOT = pathlib.Path(__file__).parent
+PACKAGES = ROOT / "packages"
+MATRIX = json.loads((ROOT / "ci" / "matrix.json").read_text())
+PYTHONS: list[str] = MATRIX["pythons"]
+DEFAULT_PYTHON: str = MATRIX["default_python"]
+
+nox.needs_version = ">=2024.4.15"
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.reuse_existing_virtualenvs = False
+nox.options.error_on_missing_interpreters = True
+
+# distribution name -> folder under packages/
+DISTRIBUTIONS = {
+    "chainer-core": "chainer-core",
+    "chainer-links": "chainer-links",
+    "chainer-training": "chainer-training",
+    "chainerx": "chainerx",
+    "chainermn": "chainermn",
+    "onnx-chainer": "onnx-chainer",
+    "chainer": "chainer",
+}
+
+
+def _pyproject(dist: str) -> dict:
+    return tomllib.loads((PACKAGES / DISTRIBUTIONS[dist] / "pyproject.toml").read_text())
+
+
+def _requirement_name(requirement: str) -> str:
+    for i, char in enumerate(requirement):
+        if not (char.isalnum() or char in "-_."):
+            return requirement[:i].lower()
+    return requirement.lower()
+
+
+def _sibling_closure(dist: str, extras: tuple[str, ...] = ()) -> list[str]:
+    """``dist`` and every sibling distribution it declares, directly or through siblings."""
+    found: list[str] = []
+    visited: set[tuple[str, str | None]] = set()
+    pending: list[tuple[str, str | None]] = [(dist, None), *((dist, e) for e in extras)]
+    while pending:
+        name, extra = pending.pop()
+        if (name, extra) in visited:
+            continue
+        visited.add((name, extra))
+        if name not in found:
+            found.append(name)
+        project = _pyproject(name)["project"]
+        if extra is None:
+            requirements = project.get("dependencies", [])
+        else:
+            requirements = project.get("optional-dependencies", {})[extra]
+        for requirement in requirements:
+            base, _, rest = requirement.partition("[")
+            req_name = _requirement_name(base)
+            if req_name in DISTRIBUTIONS:
+                pending.append((req_name, None))
+                if rest:
+                    pending += [(req_name, e.strip()) for e in rest.split("]")[0].split(",")]
+    return found
+
+
+def _build_wheels(session: nox.Session, dists: list[str]) -> list[str]:
+    """Build a wheel of each distribution into the session's tmp dir; return their paths."""
+    wheelhouse = pathlib.Path(session.create_tmp()) / "wheelhouse"
+    shutil.rmtree(wheelhouse, ignore_errors=True)
+    wheelhouse.mkdir(parents=True)
+    for dist in dists:
+        _build(session, PACKAGES / DISTRIBUTIONS[dist], wheelhouse, "--wheel")
+    return sorted(str(p) for p in wheelhouse.glob("*.whl"))
+
+
+def _build(session: nox.Session, source: pathlib.Path, out: pathlib.Path, *kinds: str) -> None:
+    """Build ``source`` for the session's Python (uv when present, else `python -m build`)."""
+    if shutil.which("uv"):
+        python = os.path.join(session.bin, "python")
+        session.run(
+            "uv",
+            "build",
+            "--quiet",
+            "--python",
+            python,
+            *kinds,
+            "--out-dir",
+            str(out),
+            str(source),
+            external=True,
+        )
+    else:
+        session.install("build")
+        session.run(
+            "python", "-m", "build", *kinds, "--outdir", str(out), str(source), silent=True
+        )
+
+
+def _uri(path: str) -> str:
+    return pathlib.Path(path).resolve().as_uri()
+
+
+def _install_test_group(session: nox.Session, dist: str) -> None:
+    pyproject = PACKAGES / DISTRIBUTIONS[dist] / "pyproject.toml"
+    session.install(*nox.project.dependency_groups(_load(pyproject), "test"))
+
+
+def _load(path: pathlib.Path) -> dict:
+    return tomllib.loads(path.read_text())
+
+
+def _pytest(session: nox.Session, *paths: str, runner: tuple[str, ...] = ()) -> None:
+    session.run(*runner, "python", "-m", "pytest", *paths, *session.posargs)
+
+
+def _test_distribution(
+    session: nox.Session, dist: str, extras: tuple[str, ...] = (), pytest_args: tuple = ()
+) -> None:
+    """Install ``dist`` with only its declared dependencies, from wheels, and run its tests."""
+    wheels = _build_wheels(session, _sibling_closure(dist, extras))
+    wanted = [w for w in wheels if pathlib.Path(w).name.startswith(dist.replace("-", "_") + "-")]
+    extra_suffix = f"[{','.join(extras)}]" if extras else ""
+    # The package under test by path (with its extras); its siblings by path so that the
+    # resolver takes them from the wheelhouse; everything else from the package index.
+    session.install(
+        *(w for w in wheels if w not in wanted),
+        *(f"{dist}{extra_suffix} @ {_uri(w)}" if extras else w for w in wanted),
+    )
+    _install_test_group(session, dist)
+    _pytest(session, *pytest_args, str(PACKAGES / DISTRIBUTIONS[dist] / "tests"))
+
+
+@nox.session(name="tests-core", python=PYTHONS)
+def tests_core(session: nox.Session) -> None:
+    """chainer-core alone (numpy only), installed from its wheel."""
+    _test_distribution(session, "chainer-core")
+
+
+@nox.session(name="tests-links", python=PYTHONS)
+def tests_links(session: nox.Session) -> None:
+    """chainer-links with only chainer-core, installed from wheels."""
+    _test_distribution(session, "chainer-links")
+
+
+@nox.session(name="tests-training", python=PYTHONS)
+def tests_training(session: nox.Session) -> None:
+    """chainer-training with only chainer-core, installed from wheels."""
+    _test_distribution(session, "chainer-training")
+
+
+@nox.session(name="tests-chainerx", python=PYTHONS)
+def tests_chainerx(session: nox.Session) -> None:
+    """chainerx Python binding, built from source into a wheel."""
+    _test_distribution(session, "chainerx")
+
+
+@nox.session(name="tests-chainermn", python=PYTHONS)
+def tests_chainermn(session: nox.Session) -> None:
+    """chainermn single-process tests (mpi4py + mpich wheels), installed from wheels."""
+    _test_distribution(session, "chainermn", pytest_args=("-m", "not mpi"))
+
+
+@nox.session(name="tests-onnx", python=PYTHONS)
+def tests_onnx(session: nox.Session) -> None:
+    """onnx-chainer with core, links and onnx; exports checked in onnxruntime."""
+    _test_distribution(session, "onnx-chainer")
+
+
+@nox.session(name="tests-umbrella", python=PYTHONS)
+@nox.parametrize("extras", [(), ("all",)], ids=["base", "all"])
+def tests_umbrella(session: nox.Session, extras: tuple[str, ...]) -> None:
+    """The umbrella `chainer` wheel (and its extras) pulls a working set; namespace merges."""
+    _test_distribution(session, "chainer", extras)
+
+
+@nox.session(python=DEFAULT_PYTHON)
+@nox.parametrize("mode", ["wheels", "editable", "mixed"])
+def namespace(session: nox.Session, mode: str) -> None:
+    """The shared `chainer` namespace in each install mode: all wheels, all editable, mixed."""
+    dists = ["chainer-core", "chainer-links", "chainer-training"]
+    editable = {"wheels": [], "editable": dists, "mixed": ["chainer-links"]}[mode]
+    wheels = _build_wheels(session, [d for d in dists if d not in editable])
+    # One resolver call, so editable siblings satisfy each other's requirements.
+    session.install(*wheels, *(f"-e{PACKAGES / DISTRIBUTIONS[d]}" for d in editable))
+    _install_test_group(session, "chainer")
+    _pytest(session, str(PACKAGES / "chainer" / "tests"))
+
+
+@nox.session(python=PYTHONS)
+def dev(session: nox.Session) -> None:
+    """The editable workspace: every distribution installed editable, all tests together."""
+    session.install(*(f"-e{PACKAGES / d}" for d in DISTRIBUTIONS.values() if d != "chainer"))
+    for dist in DISTRIBUTIONS:
+        _install_test_group(session, dist)
+    _pytest(session, *(str(PACKAGES / d / "tests") for d in DISTRIBUTIONS.values()))
+
+
+@nox.session(default=False, python=DEFAULT_PYTHON)
+def mpi(session: nox.Session) -> None:
+    """chainermn multi-process tests under `mpiexec -n 2` (each rank runs pytest)."""
+    wheels = _build_wheels(session, _sibling_closure("chainermn"))
+    session.install(*wheels)
+    _install_test_group(session, "chainermn")
+    session.run(
+        "timeout",
+        "600",
+        "mpiexec",
+        "-n",
+        "2",
+        "python",
+        "-m",
+        "mpi4py",
+        "-m",
+        "pytest",
+        "-m",
+        "mpi",
+        str(PACKAGES / "chainermn" / "tests"),
+        *session.posargs,
+        external=True,
+    )
+
+
+@nox.session(default=False, python=DEFAULT_PYTHON)
+def gpu(session: nox.Session) -> None:
+    """Tests marked `gpu` (needs CUDA and CuPy; skipped cleanly elsewhere)."""
+    session.install(
+        *(f"-e{PACKAGES / d}" for d in ("chainer-core", "chainer-links", "chainer-training"))
+    )
+    session.install("cupy-cuda12x", "pytest")
+    _pytest(
+        session,
+        "-m",
+        "gpu",
+        *(
+            str(PACKAGES / d / "tests")
+            for d in ("chainer-core", "chainer-links", "chainer-training")
+        ),
+    )
+
+
+@nox.session(name="cpp", python=DEFAULT_PYTHON)
+def cpp(session: nox.Session) -> None:
+    """chainerx C++ library and GoogleTest unit tests with plain CMake + ctest."""
+    build_dir = pathlib.Path(session.create_tmp()) / "chainerx-cpp"
+    session.run(
+        "cmake",
+        "-S",
+        str(PACKAGES / "chainerx"),
+        "-B",
+        str(build_dir),
+        "-G",
+        "Ninja",
+        "-DCHAINERX_BUILD_TEST=ON",
+        "-DCHAINERX_BUILD_PYTHON=OFF",
+        "-DCMAKE_BUILD_TYPE=Release",
+        external=True,
+    )
+    session.run("cmake", "--build", str(build_dir), "-j", str(os.cpu_count() or 2), external=True)
+    session.run("ctest", "--test-dir", str(build_dir), "--output-on-failure", external=True)
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff: lint and format check over the whole repository."""
+    session.install("ruff>=0.6")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def build(session: nox.Session) -> None:
+    """sdist + wheel of every distribution, metadata checked, wheel contents disjoint."""
+    dist_dir = ROOT / "dist"
+    shutil.rmtree(dist_dir, ignore_errors=True)
+    session.install("twine")
+    for folder in DISTRIBUTIONS.values():
+        _build(session, PACKAGES / folder, dist_dir, "--sdist", "--wheel")
+    wheels = sorted(dist_dir.glob("*.whl"))
+    sdists = sorted(dist_dir.glob("*.tar.gz"))
+    session.run("twine", "check", "--strict", *map(str, wheels + sdists))
+    if len(wheels) != len(DISTRIBUTIONS) or len(sdists) != len(DISTRIBUTIONS):
+        session.error(
+            f"expected {len(DISTRIBUTIONS)} wheels and sdists, got "
+            f"{[w.name for w in wheels]} and {[s.name for s in sdists]}"
+        )
+    _check_wheel_contents(session, wheels)
+
+
+def _check_wheel_contents(session: nox.Session, wheels: list[pathlib.Path]) -> None:
+    owners: dict[str, str] = {}
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as archive:
+            for name in archive.namelist():
+                if ".dist-info/" in name:
+                    continue
+                if name in owners:
+                    session.error(f"{name} is shipped by both {owners[name]} and {wheel.name}")
+                owners[name] = wheel.name
+    init_owner = owners.get("chainer/__init__.py", "")
+    if not init_owner.startswith("chainer_core-"):
+        session.error(f"chainer/__init__.py must ship in chainer-core only, found {init_owner!r}")
+    if "chainer/py.typed" in owners and not owners["chainer/py.typed"].startswith("chainer_core-"):
+        session.error("chainer/py.typed may only ship in chainer-core")
+    session.log(f"{len(owners)} files in {len(wheels)} wheels, no overlap")
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def docs(session: nox.Session) -> None:
+    """Sphinx site under docs/, warnings as errors."""
+    session.install("-r", str(ROOT / "docs" / "requirements.txt"))
+    session.install(
+        *(f"-e{PACKAGES / d}" for d in ("chainer-core", "chainer-links", "chainer-training"))
+    )
+    out = ROOT / "docs" / "_build" / "html"
+    session.run(
+        "sphinx-build", "-W", "--keep-going", "-n", "-b", "html", str(ROOT / "docs"), str(out)
+    )
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def example(session: nox.Session) -> None:
+    """The main job: the example in examples/ on an installed `chainer`."""
+    wheels = _build_wheels(session, _sibling_closure("chainer"))
+    session.install(*wheels)
+    session.run("python", str(ROOT / "examples" / "autograd_demo.py"), *session.posargs)
+
+
+@nox.session(default=False, python=DEFAULT_PYTHON)
+def benchmarks(session: nox.Session) -> None:
+    """Speed side by side: Chainer vs PyTorch CPU vs a NumPy floor (run by hand, not in CI)."""
+    session.install(
+        *(f"-e{PACKAGES / d}" for d in ("chainer-core", "chainer-links", "chainer-training"))
+    )
+    session.install("torch==2.13.0")
+    session.run("python", str(ROOT / "benchmarks" / "run.py"), *session.posargs)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit("run this file with nox: `nox -l` lists the sessions")

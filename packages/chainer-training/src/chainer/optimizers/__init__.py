@@ -1,0 +1,5 @@
+"""chainer.optimizers (shipped by the chainer-training distribution)."""
+
+from chainer._training_distribution import check_core as _check_core
+
+_check_core()

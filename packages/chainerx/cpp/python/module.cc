@@ -1,0 +1,25 @@
+// The one Python extension module of ChainerX: chainerx._core. Binding code only.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "chainerx/build_info.h"
+
+namespace nb = nanobind;
+
+NB_MODULE(_core, m) {
+    m.doc() = "Compiled core of ChainerX.";
+    m.def(
+            "build_info",
+            [] {
+                const chainerx::BuildInfo& info = chainerx::GetBuildInfo();
+                nb::dict d;
+                d["version"] = info.version;
+                d["compiler"] = info.compiler;
+                d["cxx_standard"] = info.cxx_standard;
+                d["cuda_enabled"] = info.cuda_enabled;
+                d["backends"] = info.backends;
+                return d;
+            },
+            "Return a dict describing how this ChainerX was built (version, compiler, backends).");
+}

@@ -1,0 +1,21 @@
+#include "chainerx/build_info.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+namespace chainerx {
+namespace {
+
+TEST(BuildInfoTest, ReportsVersionAndNativeBackend) {
+    const BuildInfo& info = GetBuildInfo();
+    EXPECT_FALSE(info.version.empty());
+    EXPECT_EQ(info.version.rfind("8.", 0), 0u) << info.version;
+    EXPECT_NE(std::find(info.backends.begin(), info.backends.end(), "native"), info.backends.end());
+    EXPECT_FALSE(info.cuda_enabled);
+}
+
+TEST(BuildInfoTest, IsTheSameObjectEveryCall) { EXPECT_EQ(&GetBuildInfo(), &GetBuildInfo()); }
+
+}  // namespace
+}  // namespace chainerx
