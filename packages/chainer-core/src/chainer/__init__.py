@@ -6,10 +6,66 @@ Reading order for the core: ``variable`` (Variable, Parameter, VariableNode), ``
 
 __path__ = __import__("pkgutil").extend_path(__path__, __name__)  # shared namespace: see DESIGN
 
-from chainer import _siblings
+from chainer import (
+    _environment,
+    _ops,  # installs Variable's operators
+    _siblings,
+    backend,
+    backends,
+    device_resident,
+    gradient_check,
+    initializer,
+    initializers,
+    utils,
+)
+from chainer._backprop import backward
+from chainer._dtypes import get_dtype, mixed16
+from chainer._function_hooks_registry import get_function_hooks
 from chainer._version import __version__
+from chainer.backend import (
+    get_array_types,
+    get_cpu_array_types,
+    get_device,
+    is_arrays_compatible,
+    using_device,
+)
+from chainer.backends import cuda
+from chainer.backends.cuda import should_use_cudnn, should_use_cudnn_tensor_core
+from chainer.configuration import config, global_config, using_config
+from chainer.device_resident import DeviceResident
+from chainer.function import Function, FunctionAdapter, force_backprop_mode, no_backprop_mode
+from chainer.function_hook import FunctionHook
+from chainer.function_node import Fallback, FunctionNode, grad
+from chainer.initializer import Initializer
+from chainer.variable import Parameter, Variable, VariableNode, as_array, as_variable
 
+_environment.apply_defaults(global_config)
+__import__("sys").modules["chainer.cuda"] = cuda  # Chainer v1-era alias, still imported
+disable_experimental_feature_warning = _environment.experimental_warning_disabled()
 _siblings.install_finder()
+
+
+def is_debug() -> bool:
+    """Return ``True`` when debug mode (``chainer.config.debug``) is on in this thread."""
+    return bool(config.debug)
+
+
+def set_debug(debug: bool) -> None:
+    """Turn debug mode on or off for the whole process (``chainer.global_config.debug``)."""
+    global_config.debug = debug
+
+
+class DebugMode:
+    """Context manager that sets debug mode for the current thread (prefer ``using_config``)."""
+
+    def __init__(self, debug: bool) -> None:
+        self._using = using_config("debug", debug)
+
+    def __enter__(self) -> None:
+        self._using.__enter__()
+
+    def __exit__(self, *exc_info) -> None:
+        self._using.__exit__(*exc_info)
 
 
 def __getattr__(name):

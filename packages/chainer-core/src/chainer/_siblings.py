@@ -9,7 +9,6 @@ the installed core lies in the version window it was built for.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import re
 import sys
 
@@ -38,11 +37,12 @@ def import_sibling(name: str):
     return importlib.import_module("chainer." + name)
 
 
-class MissingSiblingFinder(importlib.abc.MetaPathFinder):
+class MissingSiblingFinder:
     """Last finder on ``sys.meta_path``: reached only when no installed file provides a module.
 
     It turns ``import chainer.links`` without chainer-links installed into an error that names
-    the distribution instead of a bare ``No module named 'chainer.links'``.
+    the distribution instead of a bare ``No module named 'chainer.links'``. (A meta-path
+    finder only needs ``find_spec``; importlib.abc is not imported to keep start-up short.)
     """
 
     def find_spec(self, fullname, path=None, target=None):

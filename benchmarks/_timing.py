@@ -1,0 +1,38 @@
+"""Timing helpers shared by the benchmarks: interleaved best-of-N timings, ratio tables."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+
+def measure_side_by_side(
+    fns: dict[str, Callable[[], object]], *, number: int, repeat: int = 15
+) -> dict[str, float]:
+    """Best seconds per call of each function, timed in interleaved rounds.
+
+    Interleaving makes every contender see the same machine load; the minimum over rounds is
+    the least disturbed measurement (other processes only ever add time).
+    """
+    for fn in fns.values():
+        fn()  # warm up caches and lazy imports
+    best = dict.fromkeys(fns, float("inf"))
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            best[name] = min(best[name], (time.perf_counter() - start) / number)
+    return best
+
+
+def report(title: str, results: dict[str, float], baseline: str) -> str:
+    """A table of per-call times and their ratio to ``baseline``."""
+    base = results[baseline]
+    width = max(len(name) for name in results)
+    lines = [title, "-" * len(title)]
+    for name, seconds in results.items():
+        lines.append(
+            f"{name:<{width}}  {seconds * 1e6:10.1f} us   {seconds / base:6.2f}x {baseline}"
+        )
+    return "\n".join(lines)

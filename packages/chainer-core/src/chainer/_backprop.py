@@ -1,0 +1,320 @@
+"""The backward engine: order the graph by rank, then walk it once from the outputs.
+
+``_run`` is the whole algorithm. Functions are popped from a heap keyed by rank (highest
+first), so every function runs after all the functions that consume its outputs; gradients
+flowing into the same variable node are summed before its creator runs.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from chainer import _function_hooks_registry as _hooks
+from chainer.configuration import config, using_config
+from chainer.variable import Variable
+
+
+def walk_creators(var: Variable):
+    """Every function node reachable backward from ``var`` (each once)."""
+    node = var._node
+    start = None if node is None else node.creator_node
+    if start is None:
+        return
+    seen = {id(start)}
+    stack = [start]
+    while stack:
+        func = stack.pop()
+        yield func
+        for x in func.inputs or ():
+            creator = x.creator_node
+            if creator is not None and id(creator) not in seen:
+                seen.add(id(creator))
+                stack.append(creator)
+
+
+def _initial_grad(var: Variable, given, loss_scale, caller: str):
+    """The gradient backprop starts from at ``var``, as a variable."""
+    if given is None:
+        gv = var._grad_var
+        if gv is None:
+            array = var._array
+            if array is None or array.size != 1:
+                shape = None if array is None else array.shape
+                raise ValueError(
+                    f"{caller}: the output of shape {shape} has no gradient; set its .grad "
+                    "(only single-element outputs start from 1 automatically)"
+                )
+            gv = Variable(var.xp.ones_like(array), requires_grad=False)
+            var._grad_var = gv
+    elif isinstance(given, Variable):
+        gv = given
+    else:
+        gv = Variable(given, requires_grad=False)
+    if loss_scale is not None:
+        gv = gv * loss_scale
+    return gv
+
+
+def backward_from(
+    outputs, grad_outputs, retain_grad, enable_double_backprop, loss_scale, caller
+) -> None:
+    """Backprop from ``outputs`` and accumulate into the ``grad`` of every leaf reached."""
+    roots = []
+    for i, y in enumerate(outputs):
+        given = None if grad_outputs is None else grad_outputs[i]
+        if y._node is None or y._node.creator_node is None:
+            continue  # a leaf: nothing to propagate
+        roots.append((y.node, _initial_grad(y, given, loss_scale, caller)))
+    if not roots:
+        return
+    with using_config("enable_backprop", enable_double_backprop):
+        _run(roots, retain_grad, loss_scale, None)
+
+
+def backward(outputs, grad_outputs=None, **kwargs) -> None:
+    """Backprop from several outputs at once (``chainer.backward``).
+
+    Args:
+        outputs: A sequence of output variables.
+        grad_outputs: Their initial gradients (arrays, variables or ``None``).
+        enable_double_backprop: Record the backward computation (keyword only).
+        loss_scale: Scale of the initial gradients (keyword only).
+    """
+    enable_double_backprop = kwargs.pop("enable_double_backprop", False)
+    loss_scale = kwargs.pop("loss_scale", None)
+    if kwargs:
+        raise TypeError(f"backward() got unexpected keyword arguments: {sorted(kwargs)}")
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError(f"outputs must be a tuple or list of Variables, got {type(outputs)}")
+    for y in outputs:
+        if not isinstance(y, Variable):
+            raise TypeError(f"each output must be a Variable, got {type(y).__name__}")
+    if grad_outputs is not None and len(grad_outputs) != len(outputs):
+        raise ValueError(
+            f"grad_outputs has {len(grad_outputs)} entries but there are {len(outputs)} outputs"
+        )
+    backward_from(
+        outputs, grad_outputs, False, enable_double_backprop, loss_scale, "chainer.backward"
+    )
+
+
+def grad(
+    outputs,
+    inputs,
+    grad_outputs,
+    grad_inputs,
+    set_grad,
+    retain_grad,
+    enable_double_backprop,
+    loss_scale,
+) -> list:
+    """See :func:`chainer.grad`."""
+    for name, seq in (("outputs", outputs), ("inputs", inputs)):
+        if not isinstance(seq, (tuple, list)):
+            raise TypeError(f"{name} must be a tuple or a list, not {type(seq).__name__}")
+        for v in seq:
+            if not isinstance(v, Variable):
+                raise TypeError(f"{name} must contain only Variables, got {type(v).__name__}")
+    for name, seq, ref in (
+        ("grad_outputs", grad_outputs, outputs),
+        ("grad_inputs", grad_inputs, inputs),
+    ):
+        if seq is not None and len(seq) != len(ref):
+            raise ValueError(f"{name} must have {len(ref)} entries, got {len(seq)}")
+
+    targets = {}
+    for x in inputs:
+        targets.setdefault(x.node, None)
+    if grad_inputs is not None:
+        for x, gx in zip(inputs, grad_inputs):
+            if gx is not None:
+                gx = gx if isinstance(gx, Variable) else Variable(gx, requires_grad=False)
+                old = targets[x.node]
+                targets[x.node] = gx if old is None else old + gx
+    roots = []
+    for i, y in enumerate(outputs):
+        given = None if grad_outputs is None else grad_outputs[i]
+        if given is None and y._array is not None and y._array.size != 1:
+            raise ValueError(
+                f"chainer.grad: grad_outputs[{i}] is needed for the output of shape {y.shape}"
+            )
+        g = _initial_grad_for_grad(y, given, loss_scale)
+        if y.node.creator_node is not None:
+            roots.append((y.node, g))  # reaches targets[y.node] when its creator runs
+        elif y.node in targets:
+            targets[y.node] = _add(targets[y.node], g)
+    with using_config("enable_backprop", enable_double_backprop):
+        if roots:
+            _run(roots, retain_grad, loss_scale, targets)
+    results = [targets[x.node] for x in inputs]
+    if set_grad:
+        for x, gx in zip(inputs, results):
+            x._grad_var = gx
+    return results
+
+
+def _initial_grad_for_grad(y: Variable, given, loss_scale):
+    if given is None:
+        g = Variable(y.xp.ones_like(y._array), requires_grad=False)
+    elif isinstance(given, Variable):
+        g = given
+    else:
+        g = Variable(given, requires_grad=False)
+    if loss_scale is not None:
+        g = g * loss_scale
+    return g
+
+
+def _add(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
+    """Walk the graph from ``roots`` ((node, grad) pairs) down to the leaves.
+
+    Gradients flowing into one node are collected in a list and summed once, by a single
+    n-ary add, when the node is reached (for leaves: at the end). With ``targets``
+    (``chainer.grad``), gradients reaching those nodes are summed into it and leaves' ``grad``
+    are left alone; otherwise leaves accumulate into their ``grad``.
+    """
+    grads: dict = {}  # VariableNode -> list of gradient variables
+    leaf_grads: dict = {}
+    heap: list = []
+    seen: set = set()
+    heappush = heapq.heappush
+    heappop = heapq.heappop
+
+    for node, g in roots:
+        _collect(grads, node, g)
+        func = node.creator_node
+        if func not in seen:
+            seen.add(func)
+            heappush(heap, (-func.rank, len(seen), func))
+
+    keep_outputs = retain_grad or targets is not None
+    while heap:
+        func = heappop(heap)[2]
+        outputs = func.outputs
+        if len(outputs) == 1:  # the common case, without the generic loop
+            gs = grads.pop(outputs[0](), None)
+            if gs is None:
+                continue  # no gradient reached this function
+            out_grads = (gs[0] if len(gs) == 1 else _sum(gs),)
+        else:
+            out_grads = tuple([_sum(grads.pop(ref(), None)) for ref in outputs])
+            if out_grads.count(None) == len(out_grads):  # tuple of None/Variable: no ==
+                continue
+        if keep_outputs:
+            _keep_output_grads(func, out_grads, retain_grad, targets)
+        in_nodes = func.inputs
+        if len(in_nodes) == 1:
+            target_indexes = (0,) if in_nodes[0]._requires_grad else ()
+        else:
+            target_indexes = tuple([i for i, x in enumerate(in_nodes) if x._requires_grad])
+        if not target_indexes:
+            continue
+        gxs = _call_backward(func, target_indexes, out_grads)
+
+        for i, gx in zip(target_indexes, gxs):
+            if gx is None:
+                continue
+            x = in_nodes[i]
+            creator = x.creator_node
+            if creator is not None:
+                gs = grads.get(x)
+                if gs is None:
+                    grads[x] = [gx]
+                else:
+                    gs.append(gx)
+                if creator not in seen:
+                    seen.add(creator)
+                    heappush(heap, (-creator.rank, len(seen), creator))
+            elif targets is None or x in targets:
+                _collect(leaf_grads, x, gx)
+        del gxs, out_grads
+
+    for x, gs in leaf_grads.items():
+        if targets is None:
+            _accumulate_into_leaf(x, _sum(gs), loss_scale)
+        else:
+            targets[x] = _add(targets[x], _sum(gs))
+
+
+def _collect(table: dict, node, g) -> None:
+    gs = table.get(node)
+    if gs is None:
+        table[node] = [g]
+    else:
+        gs.append(g)
+
+
+def _sum(gs):
+    """Sum a list of gradient variables with one n-ary add (``None`` for no list)."""
+    if gs is None:
+        return None
+    if len(gs) == 1:
+        return gs[0]
+    from chainer._ops.basic_math import add
+
+    return add(*gs)
+
+
+def _keep_output_grads(func, out_grads: tuple, retain_grad: bool, targets) -> None:
+    """Record the final gradients of ``func``'s outputs (retain_grad / chainer.grad)."""
+    for ref, gy in zip(func.outputs, out_grads):
+        y = ref()
+        if y is None or gy is None:
+            continue
+        if targets is not None and y in targets:
+            targets[y] = _add(targets[y], gy)
+        if retain_grad:
+            var = y._variable()
+            if var is not None:
+                var._grad_var = gy
+
+
+def _call_backward(func, target_indexes: tuple, out_grads: tuple) -> tuple:
+    """Run ``func.backward`` (with hooks) and check what it returned."""
+    hooks = _hooks.active_hooks(func) if (_hooks.state.hooks or func._local_function_hooks) else ()
+    if hooks:
+        in_data = tuple([x.data for x in func.inputs])
+        out_arrays = tuple([None if g is None else g._array for g in out_grads])
+        for hook in hooks:
+            hook.backward_preprocess(func, in_data, out_arrays)
+    gxs = func.backward(target_indexes, out_grads)
+    in_nodes = func.inputs
+    if type(gxs) is not tuple or len(gxs) != len(target_indexes):
+        gxs = func._normalize_grads(target_indexes, gxs)
+    for i, gx in zip(target_indexes, gxs):
+        if gx is None:
+            continue
+        if not isinstance(gx, Variable):
+            raise TypeError(
+                f"{func.label}.backward must return Variables (or None), got "
+                f"{type(gx).__name__}; wrap arrays with chainer.Variable"
+            )
+        shape = in_nodes[i].shape
+        if gx._array.shape != shape and shape is not None:
+            raise ValueError(
+                f"{func.label}.backward returned a gradient of shape {gx._array.shape} for "
+                f"input {i} of shape {shape}"
+            )
+    for hook in hooks:
+        hook.backward_postprocess(func, in_data, out_arrays)
+    if config.debug:
+        _hooks.check_nan_in_backward(func, gxs, tuple([x.data for x in func.inputs]))
+    return gxs
+
+
+def _accumulate_into_leaf(node, gx, loss_scale) -> None:
+    var = node.get_variable_or_none()
+    if var is None:
+        return
+    old = var._grad_var
+    var._grad_var = gx if old is None else old + gx
+    if loss_scale is not None:
+        var._loss_scale = loss_scale

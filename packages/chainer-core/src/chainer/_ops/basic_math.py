@@ -1,0 +1,380 @@
+"""Arithmetic on variables: +, -, *, /, **, unary -, abs (with NumPy broadcasting)."""
+
+from __future__ import annotations
+
+import numpy
+
+from chainer._ops import _util
+from chainer._ops._util import force_array
+from chainer.function_node import FunctionNode
+from chainer.variable import Variable
+
+
+def _sum_to(gx: Variable, shape: tuple) -> Variable:
+    if gx._array.shape == shape:
+        return gx
+    from chainer._ops.array_ops import sum_to
+
+    return sum_to(gx, shape)
+
+
+class _Binary(FunctionNode):
+    """Two same-dtype inputs with broadcastable shapes."""
+
+    is_elementwise = True
+
+    def _check_arrays(self, in_data: tuple) -> None:
+        if len(in_data) != 2:
+            _util.fail("in_types.size() == 2", f"{len(in_data)} != 2")
+        a, b = in_data
+        if a.dtype != b.dtype:
+            _util.fail("lhs.dtype == rhs.dtype", f"{a.dtype} != {b.dtype}")
+        if a.shape != b.shape:
+            _util.check_broadcastable(in_data)
+
+
+class Add(FunctionNode):
+    """Sum of any number of same-dtype, broadcastable inputs."""
+
+    is_elementwise = True
+
+    def _check_arrays(self, in_data: tuple) -> None:
+        if not in_data:
+            _util.fail("in_types.size() > 0", "0 <= 0")
+        _util.check_same_dtype(in_data)
+        shape = in_data[0].shape
+        for x in in_data:
+            if x.shape != shape:
+                _util.check_broadcastable(in_data)
+                break
+
+    def forward(self, inputs: tuple) -> tuple:
+        y = inputs[0] + inputs[1]
+        for x in inputs[2:]:
+            y = y + x
+        return (force_array(y),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        gy = grad_outputs[0]
+        return tuple([_sum_to(gy, self.inputs[i].shape) for i in indexes])
+
+
+class AddConstant(FunctionNode):
+    is_elementwise = True
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def forward(self, inputs: tuple) -> tuple:
+        return (force_array(inputs[0] + self.value),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        return grad_outputs
+
+
+class Sub(_Binary):
+    def forward(self, inputs: tuple) -> tuple:
+        return (force_array(inputs[0] - inputs[1]),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        gy = grad_outputs[0]
+        return tuple([_sum_to(gy if i == 0 else -gy, self.inputs[i].shape) for i in indexes])
+
+
+class SubFromConstant(FunctionNode):
+    is_elementwise = True
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def forward(self, inputs: tuple) -> tuple:
+        return (force_array(self.value - inputs[0]),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        return (-grad_outputs[0],)
+
+
+class Neg(FunctionNode):
+    is_elementwise = True
+
+    def forward(self, inputs: tuple) -> tuple:
+        return (force_array(-inputs[0]),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        return (-grad_outputs[0],)
+
+
+class Mul(_Binary):
+    def forward(self, inputs: tuple) -> tuple:
+        self._input_indexes_to_retain = (0, 1)
+        return (force_array(inputs[0] * inputs[1]),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        gy = grad_outputs[0]
+        x0, x1 = self.get_retained_inputs()
+        return tuple([_sum_to(gy * (x1 if i == 0 else x0), self.inputs[i].shape) for i in indexes])
+
+
+class MulConstant(FunctionNode):
+    is_elementwise = True
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def forward(self, inputs: tuple) -> tuple:
+        return (force_array(inputs[0] * self.value),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        return (grad_outputs[0] * self.value,)
+
+
+class Div(_Binary):
+    def forward(self, inputs: tuple) -> tuple:
+        self._input_indexes_to_retain = (0, 1)
+        return (force_array(inputs[0] / inputs[1]),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        gy = grad_outputs[0]
+        x0, x1 = self.get_retained_inputs()
+        gx0 = gy / x1
+        ret = []
+        for i in indexes:
+            g = gx0 if i == 0 else -gx0 * x0 / x1
+            ret.append(_sum_to(g, self.inputs[i].shape))
+        return tuple(ret)
+
+
+class DivFromConstant(FunctionNode):
+    is_elementwise = True
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def forward(self, inputs: tuple) -> tuple:
+        self._input_indexes_to_retain = (0,)
+        return (force_array(self.value / inputs[0]),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * (-self.value) / (x * x),)
+
+
+class PowVarVar(_Binary):
+    def forward(self, inputs: tuple) -> tuple:
+        self._input_indexes_to_retain = (0, 1)
+        return (force_array(inputs[0] ** inputs[1]),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        from chainer._ops.exponential import log
+
+        gy = grad_outputs[0]
+        x0, x1 = self.get_retained_inputs()
+        ret = []
+        for i in indexes:
+            if i == 0:
+                g = gy * x1 * x0 ** (x1 - 1)
+            else:
+                g = gy * x0**x1 * log(x0)
+            ret.append(_sum_to(g, self.inputs[i].shape))
+        return tuple(ret)
+
+
+class PowVarConst(FunctionNode):
+    is_elementwise = True
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def _check_arrays(self, in_data: tuple) -> None:
+        _util.check_float(in_data)
+
+    def forward(self, inputs: tuple) -> tuple:
+        self._input_indexes_to_retain = (0,)
+        return (force_array(inputs[0] ** self.value),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        (x,) = self.get_retained_inputs()
+        c = self.value
+        return (grad_outputs[0] * (c * x ** (c - 1)),)
+
+
+class PowConstVar(FunctionNode):
+    is_elementwise = True
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def _check_arrays(self, in_data: tuple) -> None:
+        _util.check_float(in_data)
+
+    def forward(self, inputs: tuple) -> tuple:
+        self.retain_outputs((0,))
+        return (force_array(self.value ** inputs[0]),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        (y,) = self.get_retained_outputs()
+        log_c = (
+            numpy.log(self.value).astype(y.dtype)
+            if numpy.ndim(self.value)
+            else (y.dtype.type(numpy.log(self.value)))
+        )
+        return (grad_outputs[0] * y * log_c,)
+
+
+class Absolute(FunctionNode):
+    is_elementwise = True
+
+    def _check_arrays(self, in_data: tuple) -> None:
+        _util.check_float(in_data)
+
+    def forward(self, inputs: tuple) -> tuple:
+        self._input_indexes_to_retain = (0,)
+        return (force_array(abs(inputs[0])),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * Variable(x.xp.sign(x._array), requires_grad=False),)
+
+
+class FloorDivide(_Binary):
+    """``//``: piecewise constant, so its gradient is zero (reported as no gradient)."""
+
+    def forward(self, inputs: tuple) -> tuple:
+        return (force_array(inputs[0] // inputs[1]),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        return (None,) * len(indexes)
+
+
+def _const(x: Variable, value):
+    """Cast a scalar operand to ``x``'s dtype, as Chainer does (int variables stay int)."""
+    return x._array.dtype.type(value)
+
+
+_SCALARS = (int, float, numpy.generic)
+
+
+def _is_scalar(value) -> bool:
+    return isinstance(value, _SCALARS)
+
+
+def _operand(value):
+    """A variable for an array or Variable operand; ``None`` for a scalar."""
+    if isinstance(value, Variable):
+        return value
+    if _is_scalar(value):
+        return None
+    from chainer import _variable_checks
+
+    if _variable_checks.is_supported_array(value):
+        return Variable(value, requires_grad=False)
+    raise TypeError(
+        f"unsupported operand type for a Variable operation: {type(value).__name__} "
+        "(expected a Variable, an array or a scalar)"
+    )
+
+
+def add(*xs) -> Variable:
+    """Elementwise sum of variables (with broadcasting)."""
+    if len(xs) == 1:
+        return xs[0] if isinstance(xs[0], Variable) else Variable(xs[0], requires_grad=False)
+    return Add().apply(xs)[0]
+
+
+def _add(self, rhs):
+    if isinstance(rhs, Variable):
+        return Add().apply((self, rhs))[0]
+    other = _operand(rhs)
+    if other is None:
+        return AddConstant(_const(self, rhs)).apply((self,))[0]
+    return Add().apply((self, other))[0]
+
+
+def _sub(self, rhs):
+    other = _operand(rhs)
+    if other is None:
+        return AddConstant(-_const(self, rhs)).apply((self,))[0]
+    return Sub().apply((self, other))[0]
+
+
+def _rsub(self, lhs):
+    other = _operand(lhs)
+    if other is None:
+        return SubFromConstant(_const(self, lhs)).apply((self,))[0]
+    return Sub().apply((other, self))[0]
+
+
+def _mul(self, rhs):
+    if isinstance(rhs, Variable):
+        return Mul().apply((self, rhs))[0]
+    if isinstance(rhs, _SCALARS):
+        return MulConstant(_const(self, rhs)).apply((self,))[0]
+    return Mul().apply((self, _operand(rhs)))[0]
+
+
+def _div(self, rhs):
+    other = _operand(rhs)
+    if other is None:
+        return MulConstant(1 / _const(self, rhs)).apply((self,))[0]
+    return Div().apply((self, other))[0]
+
+
+def _rdiv(self, lhs):
+    other = _operand(lhs)
+    if other is None:
+        return DivFromConstant(_const(self, lhs)).apply((self,))[0]
+    return Div().apply((other, self))[0]
+
+
+def _floordiv(self, rhs):
+    other = _operand(rhs)
+    if other is None:
+        other = Variable(self.xp.full((), rhs, dtype=self.dtype), requires_grad=False)
+    return FloorDivide().apply((self, other))[0]
+
+
+def _rfloordiv(self, lhs):
+    other = _operand(lhs)
+    if other is None:
+        other = Variable(self.xp.full((), lhs, dtype=self.dtype), requires_grad=False)
+    return FloorDivide().apply((other, self))[0]
+
+
+def _pow(self, rhs):
+    other = _operand(rhs)
+    if other is None:
+        return PowVarConst(_const(self, rhs)).apply((self,))[0]
+    return PowVarVar().apply((self, other))[0]
+
+
+def _rpow(self, lhs):
+    other = _operand(lhs)
+    if other is None:
+        return PowConstVar(_const(self, lhs)).apply((self,))[0]
+    return PowVarVar().apply((other, self))[0]
+
+
+def _neg(self):
+    return Neg().apply((self,))[0]
+
+
+def _abs(self):
+    return Absolute().apply((self,))[0]
+
+
+OPERATORS = {
+    "__add__": _add,
+    "__radd__": _add,
+    "__sub__": _sub,
+    "__rsub__": _rsub,
+    "__mul__": _mul,
+    "__rmul__": _mul,
+    "__truediv__": _div,
+    "__rtruediv__": _rdiv,
+    "__floordiv__": _floordiv,
+    "__rfloordiv__": _rfloordiv,
+    "__pow__": _pow,
+    "__rpow__": _rpow,
+    "__neg__": _neg,
+    "__abs__": _abs,
+}

@@ -1,0 +1,95 @@
+"""Validation and text helpers for ``chainer.variable`` (kept out of the hot class body)."""
+
+from __future__ import annotations
+
+import numpy
+
+# Array types from optional backends, recognized by the top-level module of their class so
+# that checking a value never imports cupy, chainerx or ideep.
+_BACKEND_MODULES = frozenset({"cupy", "chainerx", "ideep4py", "cupy_backends"})
+
+
+def is_supported_array(value) -> bool:
+    if isinstance(value, numpy.ndarray):
+        return True
+    module = type(value).__module__.partition(".")[0]
+    return module in _BACKEND_MODULES and hasattr(value, "shape") and hasattr(value, "dtype")
+
+
+def check_array_type(value, what: str) -> None:
+    if not is_supported_array(value):
+        raise TypeError(
+            f"Variable {what} must be a numpy.ndarray, cupy.ndarray or chainerx.ndarray "
+            f"(or None), but got {type(value).__module__}.{type(value).__qualname__}"
+        )
+
+
+def check_grad(var, g) -> None:
+    """Raise unless ``g`` can be the gradient of ``var`` (same array kind, dtype and shape)."""
+    check_array_type(g, "grad")
+    array = var._array
+    if array is None:
+        return
+    if type(g) is not type(array) and not (
+        isinstance(g, numpy.ndarray) and isinstance(array, numpy.ndarray)
+    ):
+        raise TypeError(
+            f"the gradient of {_describe(var)} must be a {type(array).__qualname__} like its "
+            f"array, but got {type(g).__module__}.{type(g).__qualname__}"
+        )
+    if g.dtype != array.dtype:
+        raise TypeError(
+            f"the gradient of {_describe(var)} must have dtype {array.dtype}, got {g.dtype}"
+        )
+    if g.shape != array.shape:
+        raise ValueError(
+            f"the gradient of {_describe(var)} must have shape {array.shape}, got {g.shape}"
+        )
+
+
+def _describe(var) -> str:
+    return "a variable" if var._name is None else f"variable {var._name!r}"
+
+
+def to_numpy(array):
+    """A NumPy view or copy of any supported array, for printing."""
+    if isinstance(array, numpy.ndarray):
+        return array
+    get = getattr(array, "get", None)  # cupy
+    if get is not None:
+        return get()
+    return numpy.asarray(array)
+
+
+def _stats(array) -> str:
+    a = to_numpy(array)
+    if a.size == 0:
+        return "(empty)"
+    return (
+        f"mean={float(a.mean()):.8f} std={float(a.std()):.8f} "
+        f"min={float(a.min()):.8f} max={float(a.max()):.8f}"
+    )
+
+
+def debug_text(var) -> str:
+    """The multi-line text of ``Variable.debug_print``."""
+    array = var._array
+    lines = [var.summary()]
+    if array is None:
+        lines.append("- data: None")
+    else:
+        lines += [
+            f"- device: {var.device}",
+            f"- backend: {type(array).__module__}.{type(array).__qualname__}",
+            f"- shape: {array.shape}",
+            f"- dtype: {array.dtype}",
+            f"- statistics: {_stats(array)}",
+        ]
+    grad = var.grad
+    if grad is None:
+        lines.append("- grad: None")
+    elif to_numpy(grad).size and not to_numpy(grad).any():
+        lines.append("- grad: 0")
+    else:
+        lines.append(f"- grad: {_stats(grad)}")
+    return "\n".join(lines)

@@ -1,0 +1,212 @@
+"""Old-style ``Function`` (forward and backward on arrays) and the backprop-mode switches."""
+
+from __future__ import annotations
+
+import contextlib
+import weakref
+from collections.abc import Iterator
+
+from chainer.configuration import using_config
+from chainer.function_node import FunctionNode
+from chainer.variable import Variable
+
+
+@contextlib.contextmanager
+def no_backprop_mode() -> Iterator[None]:
+    """Do not record graphs in this block (``enable_backprop=False``) to save memory."""
+    with using_config("enable_backprop", False):
+        yield
+
+
+@contextlib.contextmanager
+def force_backprop_mode() -> Iterator[None]:
+    """Record graphs in this block even inside :func:`no_backprop_mode`."""
+    with using_config("enable_backprop", True):
+        yield
+
+
+class FunctionAdapter(FunctionNode):
+    """Runs an old-style :class:`Function` as a node of the graph.
+
+    Old-style backward works on arrays, so gradients of gradients are not available through it.
+    """
+
+    def __init__(self, function: Function) -> None:
+        super().__init__()
+        self._function = function
+
+    @property
+    def function(self) -> Function:
+        return self._function
+
+    @property
+    def label(self) -> str:
+        return self._function.label
+
+    def check_type_forward(self, in_types) -> None:
+        self._function.check_type_forward(in_types)
+
+    def forward(self, inputs: tuple) -> tuple:
+        # Old-style functions see every input in backward: keep them all by default.
+        self.retain_inputs(tuple(range(len(inputs))))
+        outputs = self._function.forward(inputs)
+        if not isinstance(outputs, tuple):
+            raise TypeError(
+                f"{self.label}.forward must return a tuple of arrays, got {type(outputs).__name__}"
+            )
+        self._output_zeros = [(y.shape, y.dtype, _array_module(y)) for y in outputs]
+        retained = self._function._output_indexes
+        if retained is None:
+            retained = tuple(range(len(outputs)))
+        self.retain_outputs(retained)
+        inputs_to_retain = self._function._input_indexes
+        if inputs_to_retain is not None:
+            self.retain_inputs(inputs_to_retain)
+        return outputs
+
+    def backward(self, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
+        in_data = tuple([x.data for x in self.inputs])
+        out_data = self.output_data
+        grads = tuple([None if g is None else g.array for g in grad_outputs])
+        # Old-style backward receives zero arrays where a gradient is unknown, as Chainer did.
+        if any(g is None for g in grads):
+            grads = tuple(
+                xp.zeros(shape, dtype) if g is None else g
+                for g, (shape, dtype, xp) in zip(grads, self._output_zeros)
+            )
+        self._function._out_data = out_data
+        gxs = self._function.backward(in_data, grads)
+        if not isinstance(gxs, tuple):
+            raise TypeError(
+                f"{self.label}.backward must return a tuple of arrays, got {type(gxs).__name__}"
+            )
+        if len(gxs) != len(self.inputs):
+            raise ValueError(
+                f"{self.label}.backward returned {len(gxs)} gradients for "
+                f"{len(self.inputs)} inputs"
+            )
+        return tuple(
+            [
+                None if gxs[i] is None else Variable(gxs[i], requires_grad=False)
+                for i in target_input_indexes
+            ]
+        )
+
+
+def _array_module(array):
+    from chainer import backend
+
+    return backend.get_array_module(array)
+
+
+class Function:
+    """Base class of old-style functions: ``forward`` and ``backward`` both on arrays.
+
+    Prefer :class:`~chainer.FunctionNode` for new code: it supports higher-order gradients.
+
+    Example:
+        >>> class Square(chainer.Function):
+        ...     def forward(self, inputs):
+        ...         x, = inputs
+        ...         return x * x,
+        ...     def backward(self, inputs, grad_outputs):
+        ...         x, = inputs
+        ...         gy, = grad_outputs
+        ...         return 2 * x * gy,
+        >>> y = Square()(x)
+    """
+
+    _input_indexes = None
+    _output_indexes = None
+    _out_data = None
+    _node_ref = None
+
+    def __call__(self, *inputs):
+        node = FunctionAdapter(self)
+        # The graph holds the adapter strongly; the function only refers to it.
+        self._node_ref = weakref.ref(node)
+        ret = node.apply(inputs)
+        return ret[0] if len(ret) == 1 else ret
+
+    @property
+    def node(self) -> FunctionAdapter | None:
+        return None if self._node_ref is None else self._node_ref()
+
+    @property
+    def label(self) -> str:
+        return type(self).__name__
+
+    @property
+    def inputs(self):
+        return self.node.inputs
+
+    @property
+    def outputs(self):
+        return self.node.outputs
+
+    @property
+    def rank(self) -> int:
+        return self.node.rank
+
+    @property
+    def stack(self):
+        return self.node.stack
+
+    @property
+    def output_data(self):
+        return self.node.output_data
+
+    @property
+    def local_function_hooks(self) -> dict:
+        return self.node.local_function_hooks
+
+    def add_hook(self, hook, name=None) -> None:
+        self.node.add_hook(hook, name)
+
+    def delete_hook(self, name) -> None:
+        self.node.delete_hook(name)
+
+    def check_type_forward(self, in_types) -> None:
+        """Check input types with ``type_check.expect``; override when needed."""
+
+    def forward(self, inputs: tuple) -> tuple:
+        """Dispatch to ``forward_cpu`` or ``forward_gpu`` by the array type."""
+        from chainer import backend
+
+        if backend.get_array_module(*inputs).__name__ == "numpy":
+            return self.forward_cpu(inputs)
+        return self.forward_gpu(inputs)
+
+    def forward_cpu(self, inputs: tuple) -> tuple:
+        raise NotImplementedError(f"{self.label} does not implement forward_cpu")
+
+    def forward_gpu(self, inputs: tuple) -> tuple:
+        raise NotImplementedError(f"{self.label} does not implement forward_gpu")
+
+    def backward(self, inputs: tuple, grad_outputs: tuple) -> tuple:
+        """Dispatch to ``backward_cpu`` or ``backward_gpu`` by the array type."""
+        from chainer import backend
+
+        arrays = [x for x in inputs + grad_outputs if x is not None]
+        if not arrays or backend.get_array_module(*arrays).__name__ == "numpy":
+            return self.backward_cpu(inputs, grad_outputs)
+        return self.backward_gpu(inputs, grad_outputs)
+
+    def backward_cpu(self, inputs: tuple, grad_outputs: tuple) -> tuple:
+        return (None,) * len(inputs)
+
+    def backward_gpu(self, inputs: tuple, grad_outputs: tuple) -> tuple:
+        return (None,) * len(inputs)
+
+    def retain_inputs(self, indexes) -> None:
+        """Retain only these inputs for backward (others are ``None`` there)."""
+        self._input_indexes = tuple(indexes)
+
+    def retain_outputs(self, indexes, retain_after_backward=False) -> None:
+        """Retain only these outputs for backward."""
+        self._output_indexes = tuple(indexes)
+
+    def unchain(self) -> None:
+        node = self.node
+        if node is not None:
+            node.unchain()

@@ -1,0 +1,444 @@
+"""``FunctionNode``: a differentiable operation and its node in the computational graph.
+
+Subclass it, write ``forward`` (arrays in, a tuple of arrays out) and ``backward`` (gradient
+variables in, gradient variables out, written with differentiable functions so that higher-order
+derivatives come for free), then call :meth:`FunctionNode.apply`.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy
+
+from chainer import _function_hooks_registry as _hooks
+from chainer import _variable_checks
+from chainer._function_hooks_registry import state as _hook_state
+from chainer.configuration import config
+from chainer.utils import type_check
+from chainer.variable import Variable, VariableNode, _new_output, _new_variable
+
+_ndarray = numpy.ndarray
+_weakref = weakref.ref
+
+
+class _FallbackType:
+    """Type of :data:`Fallback`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "Fallback"
+
+
+#: Returned by ``forward_chainerx`` to ask for the NumPy/CuPy implementation instead.
+Fallback = _FallbackType()
+
+
+class FunctionNode:
+    """Base class of differentiable functions (new style).
+
+    A function node is used once: :meth:`apply` runs the forward computation and, when any input
+    requires a gradient and backprop is enabled, records the node in the graph.
+
+    Example:
+        >>> class MulAdd(chainer.FunctionNode):
+        ...     def forward(self, inputs):
+        ...         x, y, z = inputs
+        ...         self.retain_inputs((0, 1))
+        ...         return x * y + z,
+        ...
+        ...     def backward(self, target_input_indexes, grad_outputs):
+        ...         x, y = self.get_retained_inputs()
+        ...         gw, = grad_outputs
+        ...         return y * gw, x * gw, gw
+        >>> w, = MulAdd().apply((x, y, z))
+    """
+
+    inputs: tuple = None
+    outputs: tuple = None
+    rank = 0
+    stack = None
+    lazy_grad_sum = False
+    is_elementwise = False
+    chainerx_device = None
+    _input_indexes_to_retain = None
+    _output_indexes_to_retain = None
+    _retained_output_data = None
+    _local_function_hooks = None
+    # A fast check on the input arrays that raises InvalidType; core ops set it so the common
+    # case skips building type_check expressions.
+    _check_arrays = None
+    _checks_types = False
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._checks_types = (
+            cls._check_arrays is not None
+            or cls.check_type_forward is not FunctionNode.check_type_forward
+        )
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            f"{type(self).__name__} is a FunctionNode: call its apply() method with a tuple "
+            "of inputs instead of calling the object"
+        )
+
+    @property
+    def local_function_hooks(self) -> dict:
+        """Hooks registered on this function only (name -> hook)."""
+        if self._local_function_hooks is None:
+            self._local_function_hooks = {}
+        return self._local_function_hooks
+
+    @property
+    def label(self) -> str:
+        """Short name of the function, used in graphs and error messages."""
+        return type(self).__name__
+
+    @property
+    def output_data(self) -> tuple:
+        """The retained output arrays (``None`` for the ones not retained)."""
+        if self._output_indexes_to_retain is None or self.outputs is None:
+            raise RuntimeError(
+                "output_data is available only after forward and only for retained outputs"
+            )
+        data = [None] * len(self.outputs)
+        for index, array in zip(self._output_indexes_to_retain, self._retained_output_data):
+            data[index] = array
+        return tuple(data)
+
+    @property
+    def input_layouts(self):
+        return (None,) * len(self.inputs or ())
+
+    @property
+    def output_layouts(self):
+        return (None,) * len(self.outputs or ())
+
+    # -- forward ------------------------------------------------------------------------------
+
+    def apply(self, inputs) -> tuple:
+        """Compute the outputs of this function and record it in the graph.
+
+        Args:
+            inputs: Input variables or arrays.
+
+        Returns:
+            A tuple of output :class:`~chainer.Variable` objects.
+        """
+        # This is the hottest path of Chainer: keep it flat.
+        in_data = []
+        requires_grad = False
+        for x in inputs:
+            if isinstance(x, Variable):
+                in_data.append(x._array)
+                if x._requires_grad:
+                    requires_grad = True
+            elif type(x) is _ndarray or _variable_checks.is_supported_array(x):
+                in_data.append(x)
+            else:
+                raise TypeError(
+                    f"{self.label}: inputs must be Variables or arrays (numpy, cupy, "
+                    f"chainerx), but input {len(in_data)} is a {type(x).__name__}"
+                )
+        in_data = tuple(in_data)
+
+        if self._checks_types and config.type_check:
+            try:
+                check = self._check_arrays
+                if check is not None:
+                    check(in_data)
+                else:
+                    self.check_type_forward(type_check.get_types(in_data, "in_types", False))
+            except type_check.InvalidType as e:
+                raise type_check.InvalidType(
+                    e.expect, e.actual, msg=_type_error_message(self, e, in_data)
+                ) from None
+        hooks = (
+            _hooks.active_hooks(self) if _hook_state.hooks or self._local_function_hooks else ()
+        )
+        for hook in hooks:
+            hook.forward_preprocess(self, in_data)
+
+        if in_data and type(in_data[0]) is not _ndarray and _is_chainerx(in_data[0]):
+            outputs = self._forward_chainerx_or_fallback(in_data)
+        else:
+            outputs = self.forward(in_data)
+        if type(outputs) is not tuple:
+            raise TypeError(
+                f"{self.label}.forward must return a tuple of arrays, got {type(outputs).__name__}"
+            )
+
+        for y in outputs:
+            if type(y) is not _ndarray and not _variable_checks.is_supported_array(y):
+                raise TypeError(
+                    f"{self.label}.forward must return arrays, got {type(y).__name__} "
+                    "(wrap NumPy scalars with numpy.asarray)"
+                )
+        for hook in hooks:
+            hook.forward_postprocess(self, in_data)
+        if config.debug:
+            _hooks.check_nan_in_forward(self, in_data, outputs)
+
+        if requires_grad and config.enable_backprop:
+            return self._record(inputs, in_data, outputs)
+        return tuple([_new_variable(y, requires_grad) for y in outputs])
+
+    def _forward_chainerx_or_fallback(self, in_data: tuple) -> tuple:
+        outputs = self.forward_chainerx(in_data)
+        if outputs is not Fallback:
+            return outputs
+        from chainer import backend
+
+        device = backend.get_device_from_array(in_data[0])
+        fallback = device.fallback_device
+        self.chainerx_device = device
+        with fallback:
+            outputs = self.forward(tuple(fallback.send(x) for x in in_data))
+        return tuple(device.send(y) for y in outputs)
+
+    def _record(self, inputs, in_data: tuple, outputs: tuple) -> tuple:
+        """Connect this node with its input and output variable nodes."""
+        nodes = []
+        rank = 0
+        for x in inputs:
+            if isinstance(x, Variable):
+                node = x._node
+                if node is None:
+                    node = x._node = VariableNode(x, x._name)
+                elif node.rank > rank:
+                    rank = node.rank
+            else:  # a plain array input: a constant of the graph
+                node = VariableNode(_new_variable(x, False))
+            nodes.append(node)
+        self.rank = rank
+        self.inputs = nodes = tuple(nodes)
+        if len(outputs) == 1:
+            var, node = _new_output(outputs[0], self, rank + 1)
+            self.outputs = (_weakref(node),)
+            rets = (var,)
+        else:
+            pairs = [_new_output(y, self, rank + 1) for y in outputs]
+            self.outputs = tuple([_weakref(node) for _, node in pairs])
+            rets = tuple([var for var, _ in pairs])
+
+        retain = self._input_indexes_to_retain
+        if retain is not None:
+            for index in retain:
+                nodes[index].data = in_data[index]
+        retain = self._output_indexes_to_retain
+        if retain is not None:
+            self._retained_output_data = tuple([outputs[index] for index in retain])
+        return rets
+
+    def check_type_forward(self, in_types) -> None:
+        """Check the types of inputs; override with ``type_check.expect(...)`` calls."""
+
+    def check_layout_forward(self, inputs) -> None:
+        """Memory layouts are not supported: nothing to check."""
+
+    def forward(self, inputs: tuple) -> tuple:
+        """Compute the outputs; by default dispatches to ``forward_cpu`` / ``forward_gpu``."""
+        if inputs and type(inputs[0]) is not _ndarray:
+            from chainer import backend
+
+            if backend.get_array_module(*inputs) is not numpy:
+                return self.forward_gpu(inputs)
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs: tuple) -> tuple:
+        raise NotImplementedError(f"{self.label} does not implement forward_cpu")
+
+    def forward_gpu(self, inputs: tuple) -> tuple:
+        raise NotImplementedError(f"{self.label} does not implement forward_gpu")
+
+    def forward_chainerx(self, inputs: tuple):
+        """ChainerX implementation; return :data:`chainer.Fallback` to use ``forward``."""
+        return Fallback
+
+    # -- retention ----------------------------------------------------------------------------
+
+    def retain_inputs(self, indexes) -> None:
+        """Keep these inputs for backward (call it inside ``forward``)."""
+        self._input_indexes_to_retain = tuple(indexes)
+
+    def retain_outputs(self, indexes) -> None:
+        """Keep these outputs for backward (call it inside ``forward``)."""
+        self._output_indexes_to_retain = tuple(indexes)
+
+    def get_retained_inputs(self) -> tuple:
+        """The retained inputs as variables (connected to the graph: double backprop works)."""
+        indexes = self._input_indexes_to_retain
+        if indexes is None:
+            return ()
+        if self.inputs is None:
+            raise RuntimeError(f"{self.label}: retained inputs are available only in backward")
+        return tuple([self.inputs[index].get_variable() for index in indexes])
+
+    def get_retained_outputs(self) -> tuple:
+        """The retained outputs as variables (connected to the graph: double backprop works)."""
+        indexes = self._output_indexes_to_retain
+        if indexes is None:
+            return ()
+        if self.outputs is None:
+            raise RuntimeError(f"{self.label}: retained outputs are available only in backward")
+        rets = []
+        outputs = list(self.outputs)
+        for index, array in zip(indexes, self._retained_output_data):
+            node = outputs[index]()
+            if node is None:
+                # The output variable and its node are gone: rebuild one on this creator.
+                var = Variable(array)
+                node = var.node
+                node.creator_node = self
+                node.rank = self.rank + 1
+                node.data = array
+                outputs[index] = weakref.ref(node)
+                rets.append(var)
+            else:
+                if node.data is None:
+                    node.data = array
+                rets.append(node.get_variable())
+        self.outputs = tuple(outputs)
+        return tuple(rets)
+
+    # -- backward -----------------------------------------------------------------------------
+
+    def backward(self, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
+        """Return the gradients of the inputs as variables.
+
+        Args:
+            target_input_indexes: Indexes of the inputs whose gradients are needed.
+            grad_outputs: Gradient variables of the outputs (``None`` where unknown).
+
+        Returns:
+            A tuple with one gradient (or ``None``) per input, or per target index.
+        """
+        return (None,) * len(target_input_indexes)
+
+    def backward_accumulate(self, target_input_indexes, grad_outputs, grad_inputs) -> tuple:
+        """Like :meth:`backward`, plus the existing gradients ``grad_inputs`` to add."""
+        gxs = self._backward_target(target_input_indexes, grad_outputs)
+        ret = []
+        for gx, g_old in zip(gxs, grad_inputs):
+            if g_old is None:
+                ret.append(gx)
+            elif gx is None:
+                ret.append(g_old)
+            else:
+                ret.append(g_old + gx)
+        return tuple(ret)
+
+    def _backward_target(self, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
+        """Call backward and return exactly one gradient per target index."""
+        gxs = self.backward(target_input_indexes, grad_outputs)
+        if type(gxs) is not tuple or len(gxs) != len(target_input_indexes):
+            gxs = self._normalize_grads(target_input_indexes, gxs)
+        return gxs
+
+    def _normalize_grads(self, target_input_indexes: tuple, gxs) -> tuple:
+        """Turn what backward returned into one gradient per target index (or raise)."""
+        if isinstance(gxs, list):
+            gxs = tuple(gxs)
+        elif type(gxs) is not tuple:
+            raise TypeError(f"{self.label}.backward must return a tuple, got {type(gxs).__name__}")
+        n_inputs = len(self.inputs)
+        if len(gxs) == len(target_input_indexes):
+            return gxs
+        if len(gxs) == n_inputs:
+            return tuple([gxs[i] for i in target_input_indexes])
+        raise ValueError(
+            f"{self.label}.backward returned {len(gxs)} gradients; expected "
+            f"{len(target_input_indexes)} (one per target input) or {n_inputs} (one per input)"
+        )
+
+    def unchain(self) -> None:
+        """Purge this node from the graph: outputs forget their creator, inputs are released."""
+        for ref in self.outputs or ():
+            node = ref()
+            if node is not None:
+                node.unchain()
+        self.inputs = None
+
+    # -- hooks --------------------------------------------------------------------------------
+
+    def add_hook(self, hook, name: str | None = None) -> None:
+        """Register a :class:`~chainer.FunctionHook` on this function only."""
+        from chainer.function_hook import FunctionHook
+
+        if not isinstance(hook, FunctionHook):
+            raise TypeError(f"hook must be a FunctionHook, got {type(hook).__name__}")
+        name = hook.name if name is None else name
+        hooks = self.local_function_hooks
+        if name in hooks:
+            raise KeyError(f"hook {name!r} already exists on {self.label}")
+        hooks[name] = hook
+        hook.added(self)
+
+    def delete_hook(self, name: str) -> None:
+        hooks = self.local_function_hooks
+        if name not in hooks:
+            raise KeyError(f"no hook named {name!r} on {self.label}")
+        hooks.pop(name).deleted(self)
+
+
+def _is_chainerx(array) -> bool:
+    return type(array).__module__.partition(".")[0] == "chainerx"
+
+
+def _type_error_message(func: FunctionNode, error, in_data: tuple) -> str:
+    lines = [
+        f"Invalid operation is performed in: {func.label} (Forward)",
+        "",
+        f"Expect: {error.expect}",
+        f"Actual: {error.actual}",
+    ]
+    lines.append("")
+    lines.append("Inputs:")
+    for i, x in enumerate(in_data):
+        if x is None:
+            lines.append(f"  [{i}] None")
+        else:
+            lines.append(f"  [{i}] shape={x.shape} dtype={x.dtype} ({type(x).__module__})")
+    return "\n".join(lines)
+
+
+def grad(
+    outputs,
+    inputs,
+    grad_outputs=None,
+    grad_inputs=None,
+    set_grad=False,
+    retain_grad=False,
+    enable_double_backprop=False,
+    loss_scale=None,
+) -> list:
+    """Gradients of ``outputs`` with respect to ``inputs``, without touching ``.grad``.
+
+    Args:
+        outputs: Variables to differentiate.
+        inputs: Variables to differentiate with respect to (leaves or intermediates).
+        grad_outputs: Initial gradients of the outputs; ``None`` means ones for
+            single-element outputs.
+        grad_inputs: Gradients added to the result for each input.
+        set_grad: Also store the results in the inputs' ``grad_var``.
+        retain_grad: Keep the gradients of intermediate variables in their ``grad_var``.
+        enable_double_backprop: Record the computation, so results can be differentiated.
+        loss_scale: Multiply initial gradients by this factor.
+
+    Returns:
+        A list with one gradient variable (or ``None``) per input.
+    """
+    from chainer import _backprop
+
+    return _backprop.grad(
+        outputs,
+        inputs,
+        grad_outputs,
+        grad_inputs,
+        set_grad,
+        retain_grad,
+        enable_double_backprop,
+        loss_scale,
+    )

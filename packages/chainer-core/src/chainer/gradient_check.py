@@ -1,0 +1,331 @@
+"""Numerical gradient checks: ``numerical_grad``, ``check_backward``, ``check_double_backward``.
+
+``check_backward`` compares the gradients computed by backprop with a finite-difference estimate
+along one random direction of all inputs (and parameters) at once: cheap (two extra forward
+passes), and it still catches any wrong component with probability one.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from chainer import function_node
+from chainer.variable import Variable
+
+__all__ = ["NondifferentiableError", "check_backward", "check_double_backward", "numerical_grad"]
+
+
+class NondifferentiableError(Exception):
+    """The function is not differentiable at the point where the gradient was checked."""
+
+
+def _xp(arrays):
+    from chainer import backend
+
+    return backend.get_array_module(*arrays) if arrays else numpy
+
+
+def _as_tuple(value) -> tuple:
+    if value is None:
+        return ()
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    return (value,)
+
+
+def _to_float64(array):
+    return array.astype(numpy.float64) if hasattr(array, "astype") else numpy.float64(array)
+
+
+def _weighted_sum(outputs, grad_outputs) -> float:
+    total = 0.0
+    for y, gy in zip(outputs, grad_outputs):
+        if y is None or gy is None:
+            continue
+        total += float((_to_float64(y) * _to_float64(gy)).sum())
+    return total
+
+
+def numerical_grad(
+    f,
+    inputs,
+    grad_outputs,
+    eps=1e-3,
+    detect_nondifferentiable=False,
+    diff_atol=0,
+    diff_rtol=1e-2,
+    center_outputs=None,
+):
+    """Gradients of ``sum(f() * grad_outputs)`` w.r.t. ``inputs`` by central differences.
+
+    Args:
+        f: A function of no arguments returning a tuple of arrays computed from ``inputs``.
+        inputs: Arrays that ``f`` reads; they are perturbed in place and restored.
+        grad_outputs: Weights of each output (``None`` to ignore an output).
+        eps: Step of the finite differences.
+        detect_nondifferentiable: Raise :class:`NondifferentiableError` when the one-sided
+            differences disagree (a kink within ``eps`` of the point).
+        diff_atol, diff_rtol: Tolerances of that detection.
+        center_outputs: Outputs of ``f`` at the unperturbed point, if already known.
+
+    Returns:
+        A tuple of gradient arrays, one per input, with the input's dtype.
+    """
+    if eps <= 0:
+        raise ValueError(f"eps must be positive, got {eps}")
+    inputs = tuple(inputs)
+    grad_outputs = tuple(grad_outputs)
+    grads = []
+    for x in inputs:
+        if x is None:
+            grads.append(None)
+            continue
+        gx = numpy.zeros(x.shape, dtype=numpy.float64)
+        host = x if isinstance(x, numpy.ndarray) else None
+        for index in numpy.ndindex(*x.shape):
+            original = x[index].copy() if host is None else host[index]
+            x[index] = original + eps
+            plus = _weighted_sum(_as_tuple(f()), grad_outputs)
+            x[index] = original - eps
+            minus = _weighted_sum(_as_tuple(f()), grad_outputs)
+            if detect_nondifferentiable:
+                x[index] = original
+                center = _weighted_sum(
+                    _as_tuple(f()) if center_outputs is None else center_outputs, grad_outputs
+                )
+                right = (plus - center) / eps
+                left = (center - minus) / eps
+                if abs(right - left) > diff_atol + diff_rtol * max(abs(right), abs(left)):
+                    raise NondifferentiableError(
+                        f"the function is not differentiable at input index {index}: the "
+                        f"left derivative is {left!r} but the right one is {right!r} "
+                        f"(eps={eps})"
+                    )
+            x[index] = original
+            gx[index] = (plus - minus) / (2 * eps)
+        grads.append(_xp([x]).asarray(gx.astype(x.dtype)) if host is None else gx.astype(x.dtype))
+    return tuple(grads)
+
+
+def _prepare_inputs(x_data, no_grads):
+    xs = _as_tuple(x_data)
+    if no_grads is None:
+        no_grads = [x.dtype.kind != "f" for x in xs]
+    elif len(no_grads) != len(xs):
+        raise ValueError(f"no_grads has {len(no_grads)} entries but there are {len(xs)} inputs")
+    for x, no_grad in zip(xs, no_grads):
+        if not no_grad and x.dtype.kind != "f":
+            raise ValueError(
+                f"an input of dtype {x.dtype} cannot have a gradient; set no_grads for it"
+            )
+    return xs, tuple(no_grads)
+
+
+def _call(func, xs):
+    ys = func(*xs)
+    if isinstance(ys, Variable):
+        return (ys,)
+    ys = tuple(ys)
+    for y in ys:
+        if y is not None and not isinstance(y, Variable):
+            raise TypeError(
+                f"the function under test must return Variables, got {type(y).__name__}"
+            )
+    return ys
+
+
+def check_backward(
+    func,
+    x_data,
+    y_grad,
+    params=(),
+    eps=1e-3,
+    atol=1e-5,
+    rtol=1e-4,
+    no_grads=None,
+    dtype=None,
+    detect_nondifferentiable=False,
+):
+    """Check that backprop through ``func`` matches a numerical derivative.
+
+    Args:
+        func: A function taking input variables and returning a variable or a tuple of them.
+        x_data: An input array or a tuple of input arrays.
+        y_grad: The output gradient array(s); ``None`` for a single-element output.
+        params: Parameters (variables) used by ``func`` whose gradients are checked too.
+        eps: Step of the finite differences.
+        atol, rtol: Tolerances of the comparison.
+        no_grads: Per input, ``True`` when no gradient is expected (default: non-float ones).
+        dtype: Compute the numerical derivative in this dtype (e.g. ``numpy.float64``) for
+            better precision; ``None`` uses the inputs' dtypes.
+        detect_nondifferentiable: Fail clearly when the point is a kink of the function.
+
+    Raises:
+        AssertionError: The gradients do not match, with both values and the inputs.
+    """
+    xs, no_grads = _prepare_inputs(x_data, no_grads)
+    params = tuple(params)
+    y_grads = _as_tuple(y_grad)
+    x_vars = [Variable(x, requires_grad=not ng) for x, ng in zip(xs, no_grads)]
+
+    # Analytical gradients by backprop.
+    ys = _call(func, x_vars)
+    if y_grads and len(y_grads) != len(ys):
+        raise ValueError(f"y_grad has {len(y_grads)} arrays but func returned {len(ys)} outputs")
+    targets = [v for v, ng in zip(x_vars, no_grads) if not ng] + list(params)
+    grad_outputs = list(y_grads) if y_grads else [None] * len(ys)
+    for i, (y, gy) in enumerate(zip(ys, grad_outputs)):
+        if gy is None and y is not None and y.array.size != 1:
+            raise ValueError(f"y_grad is needed for output {i} of shape {y.shape}")
+    usable = [(y, gy) for y, gy in zip(ys, grad_outputs) if y is not None]
+    if not targets:
+        return
+    analytic = function_node.grad([y for y, _ in usable], targets, [gy for _, gy in usable])
+    for target, g in zip(targets, analytic):
+        if g is not None and (g.shape != target.shape or g.dtype != target.dtype):
+            raise AssertionError(
+                f"backward returned a gradient of shape {g.shape} and dtype {g.dtype} for an "
+                f"input of shape {target.shape} and dtype {target.dtype}"
+            )
+
+    # Numerical directional derivative along a random unit direction.
+    xp = _xp(list(xs))
+    rng = numpy.random
+    directions = [rng.normal(size=t.shape) for t in targets]
+    norm = numpy.sqrt(sum(float((d * d).sum()) for d in directions)) or 1.0
+    directions = [d / norm for d in directions]
+    target_arrays = [t.array for t in targets]
+    compute_dtype = dtype
+
+    def evaluate(step: float) -> float:
+        shifted = []
+        for array, direction in zip(target_arrays, directions):
+            base = array.astype(compute_dtype) if compute_dtype is not None else array
+            shifted.append(xp.asarray(base + xp.asarray(direction * step).astype(base.dtype)))
+        n_x = sum(1 for ng in no_grads if not ng)
+        shifted_x = iter(shifted[:n_x])
+        inputs = []
+        for x, ng in zip(xs, no_grads):
+            if ng:
+                if compute_dtype is not None and x.dtype.kind == "f":
+                    x = x.astype(compute_dtype)
+                inputs.append(Variable(x, requires_grad=False))
+            else:
+                # Graph-enabled: the function may itself differentiate (double backward).
+                inputs.append(Variable(next(shifted_x)))
+        saved = [p.array for p in params]
+        try:
+            for p, new in zip(params, shifted[n_x:]):
+                p.array = new
+            outs = _call(func, inputs)
+        finally:
+            for p, old in zip(params, saved):
+                p.array = old
+        return _weighted_sum(
+            [None if y is None else y.array for y in outs],
+            [gy if gy is not None else xp.ones_like(y.array) for y, gy in zip(outs, grad_outputs)]
+            if outs
+            else [],
+        )
+
+    plus = evaluate(eps)
+    minus = evaluate(-eps)
+    if detect_nondifferentiable:
+        center = evaluate(0.0)
+        right = (plus - center) / eps
+        left = (center - minus) / eps
+        if abs(right - left) > atol + rtol * max(abs(right), abs(left)):
+            raise NondifferentiableError(
+                f"func is not differentiable at the checked point: left derivative {left!r}, "
+                f"right derivative {right!r} (eps={eps})"
+            )
+    numerical = (plus - minus) / (2 * eps)
+    analytical = 0.0
+    for g, d in zip(analytic, directions):
+        if g is not None:
+            analytical += float((_to_float64(_to_host(g.array)) * d).sum())
+    if not abs(numerical - analytical) <= atol + rtol * abs(numerical):
+        details = "\n".join(
+            f"  input {i}: shape={t.shape} dtype={t.dtype}" for i, t in enumerate(targets)
+        )
+        raise AssertionError(
+            "check_backward failed: the directional derivative by backprop does not match "
+            "the numerical one.\n"
+            f"  numerical:  {numerical!r}\n  analytical: {analytical!r}\n"
+            f"  difference: {abs(numerical - analytical)!r} > atol + rtol*|numerical| = "
+            f"{atol + rtol * abs(numerical)!r} (eps={eps}, atol={atol}, rtol={rtol})\n"
+            f"{details}"
+        )
+
+
+def _to_host(array):
+    if isinstance(array, numpy.ndarray):
+        return array
+    get = getattr(array, "get", None)
+    return get() if get is not None else numpy.asarray(array)
+
+
+def check_double_backward(
+    func,
+    x_data,
+    y_grad,
+    x_grad_grad,
+    params=(),
+    params_grad_grad=(),
+    eps=1e-3,
+    atol=1e-4,
+    rtol=1e-3,
+    no_grads=None,
+    dtype=None,
+    detect_nondifferentiable=False,
+):
+    """Check the second-order gradients of ``func`` numerically.
+
+    It differentiates the first-order gradients (of the inputs and parameters, computed with
+    ``enable_double_backprop=True``) with respect to the inputs, the output gradients
+    ``y_grad`` and the parameters, using :func:`check_backward`.
+
+    Args:
+        func: The function under test.
+        x_data: Input array(s).
+        y_grad: Output gradient array(s) (they are inputs of the first-order gradient).
+        x_grad_grad: Gradient array(s) of the input gradients.
+        params: Parameters used by ``func``.
+        params_grad_grad: Gradient arrays of the parameter gradients.
+        eps, atol, rtol, no_grads, dtype, detect_nondifferentiable: As in
+            :func:`check_backward`.
+    """
+    xs, no_grads = _prepare_inputs(x_data, no_grads)
+    y_grads = _as_tuple(y_grad)
+    params = tuple(params)
+    n_x = len(xs)
+
+    def first_order_grad(*inputs):
+        x_vars = inputs[:n_x]
+        gy_vars = inputs[n_x:]
+        ys = _call(func, x_vars)
+        targets = [v for v, ng in zip(x_vars, no_grads) if not ng] + list(params)
+        pairs = [(y, gy) for y, gy in zip(ys, gy_vars or [None] * len(ys)) if y is not None]
+        grads = function_node.grad(
+            [y for y, _ in pairs],
+            targets,
+            [gy for _, gy in pairs] if gy_vars else None,
+            enable_double_backprop=True,
+        )
+        return tuple(
+            Variable(t.xp.zeros_like(t.array), requires_grad=False) if g is None else g
+            for t, g in zip(targets, grads)
+        )
+
+    check_backward(
+        first_order_grad,
+        xs + y_grads,
+        _as_tuple(x_grad_grad) + tuple(params_grad_grad),
+        params=params,
+        eps=eps,
+        atol=atol,
+        rtol=rtol,
+        no_grads=no_grads + (False,) * len(y_grads),
+        dtype=dtype,
+        detect_nondifferentiable=detect_nondifferentiable,
+    )

@@ -1,0 +1,473 @@
+"""Conformance test cases for functions and links: subclass, describe, get every check.
+
+``FunctionTestCase`` checks forward values, first-order gradients and second-order gradients of
+a function on every backend injected by :func:`chainer.testing.inject_backend_tests`;
+``LinkTestCase`` does the same for a link and its parameters; ``LinkInitializersTestCase``
+checks that a link honours the initializers it is given.
+"""
+
+from __future__ import annotations
+
+import typing as tp
+import unittest
+
+import numpy
+
+import chainer
+from chainer import gradient_check
+from chainer.testing.array import assert_allclose
+
+_MAX_DODGE_TRIES = 32
+
+
+class FunctionTestError(AssertionError):
+    """A check of :class:`FunctionTestCase` failed."""
+
+
+class LinkTestError(FunctionTestError):
+    """A check of :class:`LinkTestCase` or :class:`LinkInitializersTestCase` failed."""
+
+
+class InitializerArgument:
+    """For ``get_initializers``: what is passed to the link, and what it should act like.
+
+    Args:
+        argument_value: The value given to ``create_link`` (e.g. ``None`` for the default).
+        expected_initializer: The initializer (or array/scalar) whose result is expected.
+    """
+
+    def __init__(self, argument_value, expected_initializer) -> None:
+        self.argument_value = argument_value
+        self.expected_initializer = expected_initializer
+
+
+def _as_tuple(value, what: str) -> tuple:
+    if isinstance(value, tuple):
+        return value
+    if isinstance(value, list):
+        return tuple(value)
+    raise FunctionTestError(f"{what} must return a tuple, got {type(value).__name__}")
+
+
+def _check_arrays(arrays: tuple, what: str) -> None:
+    for i, a in enumerate(arrays):
+        if not isinstance(a, numpy.ndarray):
+            raise FunctionTestError(
+                f"{what} must return NumPy arrays; item {i} is a {type(a).__name__}"
+            )
+
+
+def _check_variables(values: tuple, what: str) -> None:
+    for i, v in enumerate(values):
+        if not isinstance(v, chainer.Variable):
+            raise FunctionTestError(
+                f"{what} must return Variables; item {i} is a {type(v).__name__}"
+            )
+
+
+def _make_contiguous(arrays, contiguous):
+    if contiguous is None:
+        return arrays
+    if contiguous != "C":
+        raise ValueError(f"contiguous must be None or 'C', got {contiguous!r}")
+    return tuple(numpy.ascontiguousarray(a) for a in arrays)
+
+
+def _random_like(arrays: tuple) -> tuple:
+    rng = numpy.random
+    return tuple(
+        None if a is None else rng.uniform(-1, 1, a.shape).astype(a.dtype) for a in arrays
+    )
+
+
+class FunctionTestBase:
+    """What ``FunctionTestCase`` needs from a subclass and what it provides."""
+
+    skip_forward_test = False
+    skip_backward_test = False
+    skip_double_backward_test = False
+    dodge_nondifferentiable = False
+    numerical_grad_dtype = numpy.float64
+    contiguous = None
+    check_forward_options: dict = {}
+    check_backward_options: dict = {}
+    check_double_backward_options: dict = {}
+
+    def before_test(self, test_name: str) -> None:
+        """Hook called before each test with its name (``'test_forward'``, ...)."""
+
+    def generate_inputs(self) -> tuple:
+        """Return the input arrays (NumPy) of the function under test."""
+        raise NotImplementedError("generate_inputs() must be implemented")
+
+    def forward(self, inputs: tuple, device) -> tuple:
+        """Apply the function to the input variables; return a tuple of output variables."""
+        raise NotImplementedError("forward() must be implemented")
+
+    def forward_expected(self, inputs: tuple) -> tuple:
+        """Compute the expected outputs from the input arrays with NumPy."""
+        raise NotImplementedError("forward_expected() must be implemented")
+
+    def generate_grad_outputs(self, outputs_template: tuple) -> tuple:
+        """Gradients of the outputs used by the backward tests (random by default)."""
+        return _random_like(outputs_template)
+
+    def generate_grad_grad_inputs(self, inputs_template: tuple) -> tuple:
+        """Gradients of the input gradients used by the double-backward test."""
+        return _random_like(inputs_template)
+
+    # -- the checks -------------------------------------------------------------------------
+
+    def _inputs(self) -> tuple:
+        inputs = _as_tuple(self.generate_inputs(), "generate_inputs()")
+        _check_arrays(inputs, "generate_inputs()")
+        return _make_contiguous(inputs, self.contiguous)
+
+    def _forward_on(self, inputs: tuple, backend_config) -> tuple:
+        device = backend_config.device
+        variables = tuple(chainer.Variable(device.send(x)) for x in inputs)
+        with backend_config:
+            outputs = _as_tuple(self.forward(variables, device), "forward()")
+        _check_variables(outputs, "forward()")
+        return outputs
+
+    def run_test_forward(self, backend_config) -> None:
+        self.before_test("test_forward")
+        inputs = self._inputs()
+        expected = _as_tuple(
+            self.forward_expected(tuple(x.copy() for x in inputs)), "forward_expected()"
+        )
+        _check_arrays(expected, "forward_expected()")
+        outputs = self._forward_on(inputs, backend_config)
+        if len(outputs) != len(expected):
+            raise FunctionTestError(
+                f"forward() returned {len(outputs)} outputs but forward_expected() returned "
+                f"{len(expected)}"
+            )
+        for i, (y, e) in enumerate(zip(outputs, expected)):
+            if y.shape != e.shape or y.dtype != e.dtype:
+                raise FunctionTestError(
+                    f"output {i}: expected shape {e.shape} and dtype {e.dtype}, got "
+                    f"shape {y.shape} and dtype {y.dtype}"
+                )
+            assert_allclose(e, y.array, **self.check_forward_options)
+
+    def _differentiable_inputs(self, backend_config) -> tuple:
+        """Inputs, regenerated while a kink lies within reach of the finite differences."""
+        inputs = self._inputs()
+        if not self.dodge_nondifferentiable:
+            return inputs
+        eps = self.check_backward_options.get("eps", 1e-3)
+        for _ in range(_MAX_DODGE_TRIES):
+            outputs = self._forward_on(inputs, backend_config)
+            grads = tuple(numpy.ones(y.shape, y.dtype) for y in outputs)
+            probe = [x.astype(numpy.float64) if x.dtype.kind == "f" else x for x in inputs]
+
+            def f(probe=probe, inputs=inputs):
+                with chainer.no_backprop_mode():
+                    ys = self.forward(
+                        tuple(
+                            chainer.Variable(backend_config.device.send(p.astype(x.dtype)))
+                            for p, x in zip(probe, inputs)
+                        ),
+                        backend_config.device,
+                    )
+                return tuple(chainer.backend.CpuDevice().send(y.array) for y in ys)
+
+            try:
+                gradient_check.numerical_grad(
+                    f,
+                    [p for p in probe if p.dtype.kind == "f"],
+                    grads,
+                    eps=eps,
+                    detect_nondifferentiable=True,
+                )
+                return inputs
+            except gradient_check.NondifferentiableError:
+                inputs = self._inputs()
+        raise FunctionTestError(
+            f"could not generate differentiable inputs in {_MAX_DODGE_TRIES} tries"
+        )
+
+    def run_test_backward(self, backend_config) -> None:
+        self.before_test("test_backward")
+        inputs = self._differentiable_inputs(backend_config)
+        outputs = self._forward_on(inputs, backend_config)
+        grad_outputs = _as_tuple(
+            self.generate_grad_outputs(tuple(_host(y.array) for y in outputs)),
+            "generate_grad_outputs()",
+        )
+        device = backend_config.device
+
+        def f(*xs):
+            with backend_config:
+                return _as_tuple(self.forward(xs, device), "forward()")
+
+        options = {"dtype": self.numerical_grad_dtype, **self.check_backward_options}
+        gradient_check.check_backward(f, device.send(inputs), device.send(grad_outputs), **options)
+
+    def run_test_double_backward(self, backend_config) -> None:
+        self.before_test("test_double_backward")
+        inputs = self._differentiable_inputs(backend_config)
+        outputs = self._forward_on(inputs, backend_config)
+        grad_outputs = _as_tuple(
+            self.generate_grad_outputs(tuple(_host(y.array) for y in outputs)),
+            "generate_grad_outputs()",
+        )
+        grad_grad_inputs = _as_tuple(
+            self.generate_grad_grad_inputs(inputs), "generate_grad_grad_inputs()"
+        )
+        device = backend_config.device
+
+        def f(*xs):
+            with backend_config:
+                return _as_tuple(self.forward(xs, device), "forward()")
+
+        options = {"dtype": self.numerical_grad_dtype, **self.check_double_backward_options}
+        gradient_check.check_double_backward(
+            f,
+            device.send(inputs),
+            device.send(grad_outputs),
+            device.send(tuple(g for g, x in zip(grad_grad_inputs, inputs) if x.dtype.kind == "f")),
+            **options,
+        )
+
+
+def _host(array):
+    return chainer.backend.CpuDevice().send(array)
+
+
+class FunctionTestCase(FunctionTestBase, unittest.TestCase):
+    """Forward, backward and double-backward tests of a function on injected backends.
+
+    Implement ``generate_inputs()``, ``forward(inputs, device)`` and
+    ``forward_expected(inputs)``; set ``skip_*_test``, ``check_*_options``,
+    ``dodge_nondifferentiable`` as needed; decorate with
+    :func:`chainer.testing.inject_backend_tests`.
+
+    Example:
+        >>> @testing.inject_backend_tests(None, [{}])
+        ... class TestSquare(testing.FunctionTestCase):
+        ...     def generate_inputs(self):
+        ...         return numpy.random.uniform(-1, 1, (3,)).astype(numpy.float32),
+        ...     def forward(self, inputs, device):
+        ...         x, = inputs
+        ...         return x * x,
+        ...     def forward_expected(self, inputs):
+        ...         x, = inputs
+        ...         return x * x,
+    """
+
+    def test_forward(self, backend_config):
+        """The outputs equal ``forward_expected`` within ``check_forward_options``."""
+        if self.skip_forward_test:
+            raise unittest.SkipTest("skip_forward_test is set")
+        self.run_test_forward(backend_config)
+
+    def test_backward(self, backend_config):
+        """First-order gradients match a numerical estimate."""
+        if self.skip_backward_test:
+            raise unittest.SkipTest("skip_backward_test is set")
+        self.run_test_backward(backend_config)
+
+    def test_double_backward(self, backend_config):
+        """Second-order gradients match a numerical estimate."""
+        if self.skip_double_backward_test:
+            raise unittest.SkipTest("skip_double_backward_test is set")
+        self.run_test_double_backward(backend_config)
+
+
+class _LinkTestBase:
+    """Shared parts of the link test cases."""
+
+    param_names: tp.Sequence[str] = ()
+    contiguous = None
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+
+    def before_test(self, test_name: str) -> None:
+        """Hook called before each test with its name."""
+
+    def generate_params(self) -> tuple:
+        """Initial values of the link's parameters (arrays or initializers), in
+        ``param_names`` order."""
+        raise NotImplementedError("generate_params() must be implemented")
+
+    def create_link(self, initializers: tuple):
+        """Create the link under test from ``initializers`` (in ``param_names`` order)."""
+        raise NotImplementedError("create_link() must be implemented")
+
+    def generate_inputs(self) -> tuple:
+        """Return the input arrays (NumPy) of the link."""
+        raise NotImplementedError("generate_inputs() must be implemented")
+
+    def forward(self, link, inputs: tuple, device) -> tuple:
+        """Call the link on the input variables; return a tuple of output variables."""
+        out = link(*inputs)
+        return (out,) if isinstance(out, chainer.Variable) else _as_tuple(out, "forward()")
+
+    def _link_on(self, backend_config, initializers: tuple):
+        link = self.create_link(initializers)
+        link.to_device(backend_config.device)
+        return link
+
+    def _params_of(self, link) -> list:
+        params = dict(link.namedparams())
+        missing = [n for n in self.param_names if "/" + n not in params]
+        if missing:
+            raise LinkTestError(
+                f"param_names {missing} are not parameters of the link; it has {sorted(params)}"
+            )
+        return [params["/" + n] for n in self.param_names]
+
+
+class LinkTestCase(_LinkTestBase, unittest.TestCase):
+    """Forward and backward tests of a link (inputs and parameters) on injected backends.
+
+    Implement ``param_names``, ``generate_params()``, ``create_link(initializers)``,
+    ``generate_inputs()`` and ``forward_expected(link, inputs)``.
+    """
+
+    skip_forward_test = False
+    skip_backward_test = False
+    dodge_nondifferentiable = False
+    numerical_grad_dtype = numpy.float64
+    check_forward_options: dict = {}
+    check_backward_options: dict = {}
+
+    def forward_expected(self, link, inputs: tuple) -> tuple:
+        """Expected outputs, computed with NumPy from the link's parameters."""
+        raise NotImplementedError("forward_expected() must be implemented")
+
+    def generate_grad_outputs(self, outputs_template: tuple) -> tuple:
+        return _random_like(outputs_template)
+
+    def _call(self, link, xs, backend_config):
+        with backend_config:
+            out = self.forward(link, xs, backend_config.device)
+        outputs = (out,) if isinstance(out, chainer.Variable) else _as_tuple(out, "forward()")
+        _check_variables(outputs, "forward()")
+        return outputs
+
+    def test_forward(self, backend_config):
+        """The link's outputs equal ``forward_expected``."""
+        if self.skip_forward_test:
+            raise unittest.SkipTest("skip_forward_test is set")
+        self.before_test("test_forward")
+        params = _as_tuple(self.generate_params(), "generate_params()")
+        inputs = _make_contiguous(
+            _as_tuple(self.generate_inputs(), "generate_inputs()"), self.contiguous
+        )
+        link = self._link_on(backend_config, params)
+        expected = _as_tuple(
+            self.forward_expected(link, tuple(x.copy() for x in inputs)), "forward_expected()"
+        )
+        device = backend_config.device
+        outputs = self._call(
+            link, tuple(chainer.Variable(device.send(x)) for x in inputs), backend_config
+        )
+        for i, (y, e) in enumerate(zip(outputs, expected)):
+            if y.shape != e.shape or y.dtype != e.dtype:
+                raise FunctionTestError(
+                    f"output {i}: expected shape {e.shape} and dtype {e.dtype}, got "
+                    f"shape {y.shape} and dtype {y.dtype}"
+                )
+            assert_allclose(e, y.array, **self.check_forward_options)
+
+    def test_backward(self, backend_config):
+        """Gradients of inputs and parameters match a numerical estimate."""
+        if self.skip_backward_test:
+            raise unittest.SkipTest("skip_backward_test is set")
+        self.before_test("test_backward")
+        params = _as_tuple(self.generate_params(), "generate_params()")
+        inputs = _make_contiguous(
+            _as_tuple(self.generate_inputs(), "generate_inputs()"), self.contiguous
+        )
+        link = self._link_on(backend_config, params)
+        device = backend_config.device
+        outputs = self._call(
+            link, tuple(chainer.Variable(device.send(x)) for x in inputs), backend_config
+        )
+        grad_outputs = _as_tuple(
+            self.generate_grad_outputs(tuple(_host(y.array) for y in outputs)),
+            "generate_grad_outputs()",
+        )
+
+        def f(*xs):
+            return self._call(link, xs, backend_config)
+
+        options = {"dtype": self.numerical_grad_dtype, **self.check_backward_options}
+        gradient_check.check_backward(
+            f,
+            device.send(inputs),
+            device.send(grad_outputs),
+            params=self._params_of(link),
+            **options,
+        )
+
+
+class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
+    """Checks that a link's parameters come out of the initializers it was given.
+
+    Implement ``param_names``, ``create_link(initializers)`` and ``get_initializers()``
+    (per parameter, a list of initializers to try: arrays, scalars or initializer objects).
+    """
+
+    check_initializers_options: dict = {}
+
+    def get_initializers(self) -> tuple:
+        raise NotImplementedError("get_initializers() must be implemented")
+
+    def generate_inputs(self) -> tuple:
+        return ()
+
+    def test_initializers(self, backend_config):
+        """Each parameter equals the array its initializer produces for its shape/dtype."""
+        self.before_test("test_initializers")
+        per_param = _as_tuple(self.get_initializers(), "get_initializers()")
+        if len(per_param) != len(self.param_names):
+            raise LinkTestError(
+                f"get_initializers() returned {len(per_param)} lists for "
+                f"{len(self.param_names)} param_names"
+            )
+        defaults = [_argument(candidates[0]) for candidates in per_param]
+        for index, candidates in enumerate(per_param):
+            for initializer in candidates:
+                chosen = list(defaults)
+                chosen[index] = _argument(initializer)
+                link = self._link_on(backend_config, tuple(chosen))
+                inputs = self.generate_inputs()
+                if inputs:
+                    device = backend_config.device
+                    with backend_config:
+                        link(*(chainer.Variable(device.send(x)) for x in inputs))
+                param = self._params_of(link)[index]
+                if isinstance(initializer, InitializerArgument):
+                    initializer = initializer.expected_initializer
+                expected = _expected_array(initializer, param)
+                if expected is not None:
+                    assert_allclose(
+                        expected, _host(param.array), **self.check_initializers_options
+                    )
+
+
+def _argument(candidate):
+    if isinstance(candidate, InitializerArgument):
+        return candidate.argument_value
+    return candidate
+
+
+def _expected_array(initializer, param):
+    """What ``initializer`` gives for ``param``'s shape and dtype (None if random)."""
+    if isinstance(initializer, numpy.ndarray):
+        return initializer.astype(param.dtype)
+    if numpy.isscalar(initializer):
+        return numpy.full(param.shape, initializer, dtype=param.dtype)
+    from chainer import initializers
+
+    if isinstance(initializer, (initializers.Constant, initializers.Identity)):
+        array = numpy.empty(param.shape, dtype=param.dtype)
+        initializer(array)
+        return array
+    return None

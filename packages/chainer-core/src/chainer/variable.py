@@ -1,0 +1,679 @@
+"""``Variable``, ``Parameter`` and ``VariableNode``: arrays that remember how they were made.
+
+A :class:`Variable` wraps an array. When a :class:`~chainer.FunctionNode` is applied to variables
+that require gradients, each output gets a :class:`VariableNode` whose ``creator_node`` is that
+function: this is the computational graph that :meth:`Variable.backward` walks. The node is
+created lazily, so variables that never enter a graph cost no more than their array.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy
+
+from chainer import _variable_checks as _checks
+
+
+class VariableNode:
+    """The node of a variable in the computational graph.
+
+    It holds what backward needs after the variable itself may have been freed: its creator,
+    rank, dtype/shape and, when a function retained it, the array.
+    """
+
+    __slots__ = (
+        "_variable",
+        "creator_node",
+        "rank",
+        "data",
+        "name",
+        "_requires_grad",
+        "dtype",
+        "shape",
+        "__weakref__",
+    )
+
+    def __init__(self, variable: Variable, name: str | None = None) -> None:
+        self._variable = weakref.ref(variable)
+        self.creator_node = None
+        self.rank = 0
+        self.data = None
+        self.name = name
+        self._requires_grad = variable._requires_grad
+        array = variable._array
+        if array is None:
+            self.dtype = self.shape = None
+        else:
+            self.dtype = array.dtype
+            self.shape = array.shape
+
+    @property
+    def creator(self):
+        """The creator as a function object (old-style ``Function`` if it was one)."""
+        node = self.creator_node
+        if node is None:
+            return None
+        return getattr(node, "_function", node)
+
+    @creator.setter
+    def creator(self, func) -> None:
+        self.set_creator(func)
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @property
+    def label(self) -> str:
+        """Short text for graphs: ``(2, 3), float32``."""
+        if self.shape is None:
+            return "None"
+        if self.shape == ():
+            return str(self.dtype)
+        return f"{self.shape}, {self.dtype}"
+
+    @property
+    def grad(self):
+        var = self._variable()
+        return None if var is None else var.grad
+
+    @property
+    def grad_var(self):
+        var = self._variable()
+        return None if var is None else var.grad_var
+
+    def get_variable(self) -> Variable:
+        """Return the variable of this node, re-creating it from retained data if it died."""
+        var = self._variable()
+        if var is not None:
+            return var
+        var = Variable(self.data, name=self.name, requires_grad=self._requires_grad)
+        var._node = self
+        self._variable = weakref.ref(var)
+        return var
+
+    def get_variable_or_none(self) -> Variable | None:
+        return self._variable()
+
+    def set_creator(self, creator) -> None:
+        self.set_creator_node(creator.node)
+
+    def set_creator_node(self, creator_node) -> None:
+        self.creator_node = creator_node
+        self.rank = creator_node.rank + 1
+
+    def unchain(self) -> None:
+        self.creator_node = None
+
+    def retain_data(self) -> None:
+        """Keep the variable's array in the node, for backward after the variable is gone."""
+        var = self._variable()
+        if var is None:
+            raise RuntimeError("cannot retain the data of a variable that has been freed")
+        self.data = var._array
+
+    def _set_data_type(self, array) -> None:
+        if array is None:
+            self.dtype = self.shape = None
+        else:
+            self.dtype = array.dtype
+            self.shape = array.shape
+        if self.data is not None:
+            self.data = array
+
+    def __repr__(self) -> str:
+        return f"<VariableNode name={self.name!r} shape={self.shape} dtype={self.dtype}>"
+
+
+class Variable:
+    """An array with a gradient and a place in the computational graph.
+
+    Args:
+        data: The initial array (NumPy, CuPy or ChainerX ndarray) or ``None``.
+        name: Name of the variable, shown in graphs and summaries.
+        grad: Initial gradient array.
+        requires_grad: Whether backward computes a gradient for this variable.
+
+    Example:
+        >>> x = chainer.Variable(numpy.array([5.0], dtype=numpy.float32))
+        >>> y = x ** 2 - 2 * x + 1
+        >>> y.backward()
+        >>> x.grad
+        array([8.], dtype=float32)
+    """
+
+    __slots__ = (
+        "_array",
+        "_grad_var",
+        "_node",
+        "_requires_grad",
+        "_name",
+        "_loss_scale",
+        "__dict__",
+        "__weakref__",
+    )
+    # Let NumPy defer to Variable's reflected operators (ndarray * Variable -> Variable).
+    __array_priority__ = 200
+    __array_ufunc__ = None
+
+    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True) -> None:
+        if data is not None and type(data) is not numpy.ndarray:
+            _checks.check_array_type(data, "data")
+        self._array = data
+        self._grad_var = None
+        self._node = None
+        self._requires_grad = requires_grad
+        self._name = name
+        self._loss_scale = None
+        if grad is not None:
+            self.grad = grad
+
+    # -- graph ------------------------------------------------------------------------------
+
+    @property
+    def node(self) -> VariableNode:
+        """The :class:`VariableNode` of this variable (created on first use)."""
+        node = self._node
+        if node is None:
+            node = self._node = VariableNode(self, self._name)
+        return node
+
+    @property
+    def creator_node(self):
+        node = self._node
+        return None if node is None else node.creator_node
+
+    @creator_node.setter
+    def creator_node(self, func) -> None:
+        self.node.set_creator_node(func)
+
+    @property
+    def creator(self):
+        node = self._node
+        return None if node is None else node.creator
+
+    @creator.setter
+    def creator(self, func) -> None:
+        self.node.set_creator(func)
+
+    def set_creator(self, gen_func) -> None:
+        self.node.set_creator(gen_func)
+
+    def set_creator_node(self, fnode) -> None:
+        self.node.set_creator_node(fnode)
+
+    @property
+    def rank(self) -> int:
+        node = self._node
+        return 0 if node is None else node.rank
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    def unchain(self) -> None:
+        """Cut the link to the creator: this variable becomes a leaf of a new graph."""
+        node = self._node
+        if node is not None:
+            node.creator_node = None
+
+    def unchain_backward(self) -> None:
+        """Cut every creator link reachable backward from this variable."""
+        from chainer._backprop import walk_creators
+
+        for func in list(walk_creators(self)):  # walk first: unchain() drops the inputs
+            func.unchain()
+        self.unchain()
+
+    def retain_data(self) -> None:
+        self.node.retain_data()
+
+    # -- array and gradient -------------------------------------------------------------
+
+    @property
+    def array(self):
+        """The underlying array (``data`` is an alias)."""
+        return self._array
+
+    @array.setter
+    def array(self, d) -> None:
+        if d is not None and type(d) is not numpy.ndarray:
+            _checks.check_array_type(d, "array")
+        self._array = d
+        if self._node is not None:
+            self._node._set_data_type(d)
+
+    data = array
+
+    @property
+    def raw_array(self):
+        return self._array
+
+    @property
+    def chx_array(self):
+        """The array as a ChainerX array sharing memory and graph (ChainerX only)."""
+        from chainer import backend
+
+        return backend.to_chx(self._array)
+
+    @property
+    def grad(self):
+        """The gradient array, or ``None``."""
+        gv = self._grad_var
+        return None if gv is None else gv._array
+
+    @grad.setter
+    def grad(self, g) -> None:
+        if g is not None:
+            _checks.check_grad(self, g)
+            g = Variable(g, requires_grad=False)
+        self._grad_var = g
+
+    @property
+    def grad_var(self) -> Variable | None:
+        """The gradient as a :class:`Variable` (it has a graph after double backprop)."""
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, g: Variable | None) -> None:
+        if g is not None:
+            _checks.check_grad(self, g._array)
+        self._grad_var = g
+
+    def cleargrad(self) -> None:
+        """Forget the gradient (set it to ``None``)."""
+        self._grad_var = None
+
+    def zerograd(self) -> None:
+        """Set the gradient to zeros of the array's shape and dtype (prefer ``cleargrad``)."""
+        array = self._array
+        if array is None:
+            self._grad_var = None
+            return
+        zeros = self.xp.zeros_like(array)
+        gv = self._grad_var
+        if gv is not None and gv._array is not None:
+            gv._array[...] = 0
+        else:
+            self._grad_var = Variable(zeros, requires_grad=False)
+
+    def addgrad(self, var: Variable) -> None:
+        """Add ``var``'s gradient to this variable's, moving it to this device if needed."""
+        src = var._grad_var
+        if src is None:
+            return
+        if self._array is None:
+            raise RuntimeError("addgrad: the destination variable has no array yet")
+        src_array = self.device.send(src._array)
+        dst = self._grad_var
+        if dst is None:
+            self._grad_var = Variable(src_array.copy(), requires_grad=False)
+        else:
+            self._grad_var = Variable(dst._array + src_array, requires_grad=False)
+
+    def copydata(self, var: Variable) -> None:
+        """Copy ``var``'s array into this variable's array (across devices if needed)."""
+        src = var._array
+        dst = self._array
+        if dst is None:
+            self.array = var.xp.array(src, copy=True) if src is not None else None
+            return
+        from chainer import backend
+
+        backend.copyto(dst, src)
+
+    # -- array-like properties ------------------------------------------------------------
+
+    @property
+    def shape(self):
+        return self._array.shape
+
+    @property
+    def ndim(self) -> int:
+        return self._array.ndim
+
+    @property
+    def size(self) -> int:
+        return self._array.size
+
+    @property
+    def dtype(self):
+        return self._array.dtype
+
+    @property
+    def xp(self):
+        """The array module of the array (numpy, cupy or chainerx)."""
+        array = self._array
+        if array is None or type(array) is numpy.ndarray:
+            return numpy
+        from chainer import backend
+
+        return backend.get_array_module(array)
+
+    @property
+    def device(self):
+        from chainer import backend
+
+        if self._array is None:
+            return backend.CpuDevice()
+        return backend.get_device_from_array(self._array)
+
+    @property
+    def name(self) -> str | None:
+        return self._name
+
+    @name.setter
+    def name(self, n: str | None) -> None:
+        self._name = n
+        if self._node is not None:
+            self._node.name = n
+
+    @property
+    def label(self) -> str:
+        return self.node.label
+
+    @property
+    def layout(self):
+        return None
+
+    def as_layout(self, layout):
+        if layout is not None:
+            raise ValueError(f"memory layouts are not supported; got layout {layout!r}")
+        return self
+
+    def item(self):
+        """The single element as a Python scalar."""
+        return self._array.item()
+
+    def __len__(self) -> int:
+        if self._array.ndim == 0:
+            raise TypeError("len() of a 0-dimensional variable")
+        return len(self._array)
+
+    def __bool__(self) -> bool:
+        return bool(self._array)
+
+    __hash__ = object.__hash__
+
+    # -- devices --------------------------------------------------------------------------
+
+    def to_device(self, device) -> None:
+        """Move the array and gradient to ``device`` (a device object or spec like '@numpy')."""
+        from chainer import backend
+
+        self._to_device(backend.get_device(device))
+
+    def _to_device(self, device) -> None:
+        if self._array is not None:
+            self._set_array_keeping_graph(device.send(self._array))
+        gv = self._grad_var
+        if gv is not None:
+            gv._set_array_keeping_graph(device.send(gv._array))
+
+    def _set_array_keeping_graph(self, array) -> None:
+        self._array = array
+        if self._node is not None:
+            self._node._set_data_type(array)
+
+    def to_cpu(self) -> None:
+        self.to_device("@numpy")
+
+    def to_gpu(self, device=None) -> None:
+        from chainer.backends import cuda
+
+        self._to_device(cuda.GpuDevice(cuda._cuda_device(device)))
+
+    def to_intel64(self) -> None:
+        self.to_device("@intel64")
+
+    def to_chx(self) -> None:
+        """Move to the ChainerX device that shares memory with the current device."""
+        from chainer.backends._chainerx import ChainerxDevice
+
+        self._to_device(ChainerxDevice.from_fallback_device(self.device))
+
+    def from_chx(self) -> None:
+        """Move from a ChainerX device back to its NumPy/CuPy counterpart."""
+        from chainer import backend
+
+        device = self.device
+        if isinstance(device, backend.ChainerxDevice):
+            self._to_device(device.fallback_device)
+
+    # -- text -----------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        if self._array is None:
+            return "variable(None)" if self._name is None else f"variable {self._name}(None)"
+        body = numpy.array2string(
+            _checks.to_numpy(self._array), prefix="variable(", separator=", ", sign=None
+        )
+        if self._name is not None:
+            return f"variable {self._name}({body})"
+        return f"variable({body})"
+
+    def __str__(self) -> str:
+        if self._array is None:
+            return "variable(None)"
+        body = numpy.array2string(_checks.to_numpy(self._array), prefix="variable(")
+        return f"variable({body})" if self._name is None else f"variable {self._name}({body})"
+
+    def summary(self) -> str:
+        """One line: name, shape and dtype."""
+        name = self._name if self._name is not None else f"at 0x{id(self):x}"
+        if self._array is None:
+            return f"<variable {name}>"
+        return f"<variable {name}> {self.shape} {self.dtype}"
+
+    def debug_print(self) -> str:
+        """A multi-line description with statistics of the array and gradient."""
+        return _checks.debug_text(self)
+
+    # -- backward -------------------------------------------------------------------------
+
+    def backward(self, retain_grad=False, enable_double_backprop=False, loss_scale=None) -> None:
+        """Run backprop from this variable and accumulate gradients into the leaves.
+
+        Args:
+            retain_grad: Keep the gradients of intermediate variables too.
+            enable_double_backprop: Record the backward computation as a graph, so the
+                gradients can be differentiated again.
+            loss_scale: Multiply the initial gradient by this factor (mixed precision).
+        """
+        from chainer import _backprop
+
+        _backprop.backward_from(
+            [self], None, retain_grad, enable_double_backprop, loss_scale, "Variable.backward"
+        )
+
+    # -- shape helpers (differentiable) -------------------------------------------------------
+
+    def reshape(self, *shape) -> Variable:
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        from chainer._ops import array_ops
+
+        return array_ops.reshape(self, tuple(shape))
+
+    def transpose(self, *axes) -> Variable:
+        if len(axes) == 0:
+            axes = None
+        elif len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        from chainer._ops import array_ops
+
+        return array_ops.transpose(self, axes)
+
+    @property
+    def T(self) -> Variable:
+        from chainer._ops import array_ops
+
+        return array_ops.transpose(self, None)
+
+    def mean(self, axis=None, *, weights=None, keepdims=False) -> Variable:
+        """Mean (optionally weighted) over ``axis``."""
+        from chainer._ops import array_ops
+
+        return array_ops.mean(self, axis, weights, keepdims)
+
+
+class Parameter(Variable):
+    """A variable that is a parameter of a link: initialized lazily, updated by an optimizer.
+
+    Args:
+        initializer: An initializer (callable filling an array), a scalar, an array, or
+            ``None`` (LeCunNormal). An array becomes the data directly.
+        shape: Shape of the array to initialize now; ``None`` delays initialization until
+            :meth:`initialize` is called (e.g. when the first input size is known).
+        name: Name of the parameter.
+
+    Example:
+        >>> p = chainer.Parameter(chainer.initializers.Zero(), (2, 3))
+        >>> p.array.shape
+        (2, 3)
+    """
+
+    def __init__(self, initializer=None, shape=None, name=None, *, layout=None) -> None:
+        if layout is not None:
+            raise ValueError(f"memory layouts are not supported; got layout {layout!r}")
+        from chainer import initializers
+
+        if isinstance(initializer, (numpy.ndarray,)) or _checks.is_supported_array(initializer):
+            # An array given directly is the data.
+            super().__init__(initializer, name=name)
+            self.initializer = initializers.Constant(initializer)
+            self._initial_device = None
+        else:
+            if initializer is None:
+                initializer = initializers.LeCunNormal()
+            elif numpy.isscalar(initializer):
+                initializer = initializers.Constant(initializer)
+            super().__init__(None, name=name)
+            self.initializer = initializer
+            self._initial_device = None
+            if shape is not None:
+                self.initialize(shape)
+        self.update_rule = None
+
+    @property
+    def is_initialized(self) -> bool:
+        return self._array is not None
+
+    @property
+    def dtype(self):
+        if self._array is not None:
+            return self._array.dtype
+        dtype = getattr(self.initializer, "dtype", None)
+        from chainer._dtypes import get_dtype
+
+        return get_dtype(dtype, map_mixed16=numpy.float32)
+
+    def initialize(self, shape) -> None:
+        """Create the array with ``shape`` using the initializer (and the gradient, zeroed)."""
+        from chainer import initializers
+
+        device = self._initial_device
+        dtype = self.dtype
+        xp = numpy if device is None else device.xp
+        array = initializers.generate_array(self.initializer, shape, xp, dtype, device=device)
+        self.array = array
+        self._grad_var = None
+
+    def to_device(self, device) -> None:
+        from chainer import backend
+
+        device = backend.get_device(device)
+        if self._array is None:
+            self._initial_device = device
+        else:
+            self._to_device(device)
+
+    def to_cpu(self) -> None:
+        self.to_device("@numpy")
+
+    def cleargrad(self) -> None:
+        self._grad_var = None
+
+    def zerograd(self) -> None:
+        if self._array is None:
+            return
+        super().zerograd()
+
+    def update(self) -> None:
+        """Update the array with its update rule (set by an optimizer's ``setup``)."""
+        if self.update_rule is not None:
+            self.update_rule.update(self)
+
+    def __reduce__(self):
+        return _recover_parameter, (
+            self._array,
+            self._name,
+            self._grad_var,
+            self.initializer,
+            self.update_rule,
+        )
+
+
+def _recover_parameter(array, name, grad_var, initializer, update_rule):
+    p = Parameter(array if array is not None else initializer, name=name)
+    p.initializer = initializer
+    p._grad_var = grad_var
+    p.update_rule = update_rule
+    return p
+
+
+def as_variable(obj) -> Variable:
+    """Return ``obj`` if it is a variable, else wrap the array in one with no gradient."""
+    if isinstance(obj, Variable):
+        return obj
+    if isinstance(obj, VariableNode):
+        raise TypeError("as_variable() expects an array or a Variable, not a VariableNode")
+    return Variable(obj, requires_grad=False)
+
+
+def as_array(obj):
+    """Return the array of a variable, or ``obj`` itself if it is an array."""
+    if isinstance(obj, Variable):
+        return obj._array
+    return obj
+
+
+def _new_output(array, creator, rank: int) -> tuple:
+    """A function's output variable and its node (skips the constructors' checks)."""
+    var = _object_new(Variable)
+    var._array = array
+    var._grad_var = None
+    var._requires_grad = True
+    var._name = None
+    var._loss_scale = None
+    node = var._node = _object_new(VariableNode)
+    node._variable = _weakref(var)
+    node.creator_node = creator
+    node.rank = rank
+    node.data = None
+    node.name = None
+    node._requires_grad = True
+    node.dtype = array.dtype
+    node.shape = array.shape
+    return var, node
+
+
+_weakref = weakref.ref
+
+
+def _new_variable(array, requires_grad: bool) -> Variable:
+    """A variable for a function's output array (skips ``__init__``'s argument checks)."""
+    var = _object_new(Variable)
+    var._array = array
+    var._grad_var = None
+    var._node = None
+    var._requires_grad = requires_grad
+    var._name = None
+    var._loss_scale = None
+    return var
+
+
+_object_new = object.__new__
+
+# Operators (+, -, *, /, **, @, [], comparisons, abs) are installed by chainer._ops.

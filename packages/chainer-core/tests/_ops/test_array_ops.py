@@ -1,0 +1,168 @@
+"""Shape and reduction ops against NumPy, with first and second order gradient checks."""
+
+import numpy
+import pytest
+
+from chainer import Variable, gradient_check
+from chainer._ops import array_ops, exponential, get_item, matmul
+from chainer.utils import type_check
+
+from .conftest import FORWARD_TOLERANCES, TOLERANCES
+
+CASES = {
+    "reshape": ((2, 3, 4), lambda x: array_ops.reshape(x, (4, -1)), lambda a: a.reshape(4, 6)),
+    "transpose": (
+        (2, 3, 4),
+        lambda x: array_ops.transpose(x, (2, 0, 1)),
+        lambda a: a.transpose(2, 0, 1),
+    ),
+    "transpose_none": ((2, 3), lambda x: array_ops.transpose(x), lambda a: a.T),
+    "broadcast_to": (
+        (3, 1),
+        lambda x: array_ops.broadcast_to(x, (2, 3, 4)),
+        lambda a: numpy.broadcast_to(a, (2, 3, 4)),
+    ),
+    "sum_all": ((2, 3), lambda x: array_ops.sum(x), lambda a: a.sum()),
+    "sum_axis": ((2, 3, 4), lambda x: array_ops.sum(x, axis=(0, 2)), lambda a: a.sum((0, 2))),
+    "sum_keepdims": (
+        (2, 3),
+        lambda x: array_ops.sum(x, axis=-1, keepdims=True),
+        lambda a: a.sum(-1, keepdims=True),
+    ),
+    "sum_to": (
+        (2, 3, 4),
+        lambda x: array_ops.sum_to(x, (3, 1)),
+        lambda a: a.sum(0).sum(-1, keepdims=True),
+    ),
+    "mean": ((2, 3), lambda x: array_ops.mean(x, axis=0), lambda a: a.mean(0)),
+    "weighted_mean": (
+        (2, 3),
+        lambda x: array_ops.mean(x, 1, numpy.array([1, 2, 3], x.dtype)),
+        lambda a: (a * [1, 2, 3]).sum(1) / 6,
+    ),
+    "squeeze": ((1, 3, 1), lambda x: array_ops.squeeze(x), lambda a: a.squeeze()),
+    "squeeze_axis": ((1, 3, 1), lambda x: array_ops.squeeze(x, 2), lambda a: a.squeeze(2)),
+    "expand_dims": ((2, 3), lambda x: array_ops.expand_dims(x, -1), lambda a: a[..., None]),
+    "identity": ((2,), lambda x: array_ops.identity(x), lambda a: a),
+    "getitem_basic": ((4, 3), lambda x: x[1:3, ::-1], lambda a: a[1:3, ::-1]),
+    "getitem_int_and_none": ((4, 3), lambda x: x[2, None], lambda a: a[2, None]),
+    "getitem_advanced_repeats": ((4, 3), lambda x: x[[0, 2, 2], 1:], lambda a: a[[0, 2, 2], 1:]),
+    "getitem_bool": (
+        (4,),
+        lambda x: x[numpy.array([True, False, True, True])],
+        lambda a: a[[0, 2, 3]],
+    ),
+    "getitem_ellipsis": (
+        (2, 3, 4),
+        lambda x: get_item.get_item(x, (Ellipsis, 1)),
+        lambda a: a[..., 1],
+    ),
+    "exp": ((2, 3), exponential.exp, numpy.exp),
+    "log": ((2, 3), exponential.log, numpy.log),
+    "matmul": ((2, 3), lambda x: matmul.matmul(x, x.T), lambda a: a @ a.T),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_op(name, dtype, rng):
+    shape, op, reference = CASES[name]
+    x = rng.uniform(0.5, 1.5, shape).astype(dtype)
+    y = op(Variable(x))
+    expected = numpy.asarray(reference(x.astype(numpy.float64)))
+    assert y.shape == expected.shape and y.dtype == dtype
+    numpy.testing.assert_allclose(y.array, expected, **FORWARD_TOLERANCES[dtype])
+    gy = rng.standard_normal(expected.shape).astype(dtype)
+    gradient_check.check_backward(op, x, gy, **TOLERANCES[dtype])
+    gradient_check.check_double_backward(
+        op, x, gy, rng.standard_normal(shape).astype(dtype), **TOLERANCES[dtype]
+    )
+
+
+@pytest.mark.parametrize(
+    ("shape_a", "shape_b", "transa", "transb"),
+    [
+        ((3, 4), (4, 2), False, False),
+        ((4, 3), (4, 2), True, False),
+        ((3, 4), (2, 4), False, True),
+        ((2, 4, 3), (2, 5, 4), True, True),
+        ((5, 3, 4), (4, 2), False, False),
+        ((4,), (4, 2), False, False),
+        ((3, 4), (4,), False, False),
+    ],
+)
+def test_matmul(shape_a, shape_b, transa, transb, dtype, rng):
+    a = rng.uniform(-1, 1, shape_a).astype(dtype)
+    b = rng.uniform(-1, 1, shape_b).astype(dtype)
+
+    def op(p, q):
+        return matmul.matmul(p, q, transa, transb)
+
+    ref_a = a.astype(numpy.float64)
+    ref_b = b.astype(numpy.float64)
+    if transa:
+        ref_a = ref_a.swapaxes(-1, -2)
+    if transb:
+        ref_b = ref_b.swapaxes(-1, -2)
+    expected = ref_a @ ref_b
+    y = op(Variable(a), Variable(b))
+    numpy.testing.assert_allclose(y.array, expected, **FORWARD_TOLERANCES[dtype])
+    gy = rng.standard_normal(expected.shape).astype(dtype)
+    gradient_check.check_backward(op, (a, b), gy, **TOLERANCES[dtype])
+    gradient_check.check_double_backward(
+        op,
+        (a, b),
+        gy,
+        (rng.standard_normal(shape_a).astype(dtype), rng.standard_normal(shape_b).astype(dtype)),
+        **TOLERANCES[dtype],
+    )
+    if not (transa or transb):
+        numpy.testing.assert_allclose(
+            (Variable(a) @ b).array, expected, **FORWARD_TOLERANCES[dtype]
+        )
+        numpy.testing.assert_allclose(
+            (a @ Variable(b)).array, expected, **FORWARD_TOLERANCES[dtype]
+        )
+
+
+def test_cast_and_its_gradient():
+    x = Variable(numpy.array([1.5, 2.5], numpy.float32))
+    y = array_ops.cast(x, numpy.float64)
+    assert y.dtype == numpy.float64
+    y.grad = numpy.array([1.0, 2.0])
+    y.backward()
+    assert x.grad.dtype == numpy.float32
+    numpy.testing.assert_array_equal(x.grad, [1.0, 2.0])
+    assert array_ops.cast(x, numpy.float32) is x
+
+
+def test_identity_of_several_inputs():
+    a, b = Variable(numpy.ones(1)), Variable(numpy.zeros(2))
+    ya, yb = array_ops.identity(a, b)
+    assert ya is not a and ya.shape == (1,) and yb.shape == (2,)
+
+
+@pytest.mark.parametrize(
+    ("op", "message"),
+    [
+        (lambda x: array_ops.reshape(x, (5,)), r"cannot reshape an array of shape \(2, 3\)"),
+        (lambda x: array_ops.transpose(x, (0, 0)), r"axes is a permutation of range\(2\)"),
+        (lambda x: array_ops.broadcast_to(x, (3, 3)), r"can be broadcast to \(3, 3\)"),
+        (lambda x: array_ops.sum_to(x, (4,)), r"can be summed to \(4,\)"),
+        (lambda x: array_ops.sum(x, axis=2), "-2 <= axis < 2"),
+        (lambda x: array_ops.squeeze(x, 0), r"x.shape\[0\] == 1"),
+        (lambda x: x[5], "valid index for shape"),
+        (lambda x: matmul.matmul(x, x), r"3 != 2 \(a.shape=\(2, 3\), b.shape=\(2, 3\)\)"),
+        (lambda x: exponential.exp(array_ops.cast(x, numpy.int32)), "dtype.kind == f"),
+    ],
+)
+def test_bad_input_raises_invalid_type(op, message):
+    with pytest.raises(type_check.InvalidType, match=message):
+        op(Variable(numpy.ones((2, 3))))
+
+
+def test_mean_argument_errors():
+    x = Variable(numpy.ones((2, 3)))
+    with pytest.raises(ValueError, match="weights need a single integer axis"):
+        array_ops.mean(x, None, numpy.ones(3))
+    with pytest.raises(ValueError, match=r"weights must be 1-D of length 3 \(x.shape\[1\]\)"):
+        array_ops.mean(x, 1, numpy.ones(2))

@@ -1,0 +1,148 @@
+"""Arithmetic ops: values against NumPy, first and second order gradients, broadcasting."""
+
+import numpy
+import pytest
+
+import chainer
+from chainer import Variable, gradient_check
+from chainer._ops import basic_math
+from chainer.utils import type_check
+
+from .conftest import FORWARD_TOLERANCES, TOLERANCES
+
+BINARY = {
+    "add": (lambda a, b: a + b, lambda a, b: a + b),
+    "sub": (lambda a, b: a - b, lambda a, b: a - b),
+    "mul": (lambda a, b: a * b, lambda a, b: a * b),
+    "div": (lambda a, b: a / b, lambda a, b: a / b),
+    "pow": (lambda a, b: a**b, lambda a, b: numpy.power(a, b)),
+}
+SHAPES = [((3, 2), (3, 2)), ((3, 2), (2,)), ((1, 2), (3, 1)), ((), (4,))]
+
+
+def _positive(rng, shape, dtype):
+    return rng.uniform(0.5, 1.5, shape).astype(dtype)
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@pytest.mark.parametrize(("shape_a", "shape_b"), SHAPES)
+def test_binary(name, shape_a, shape_b, dtype, rng):
+    op, reference = BINARY[name]
+    a = _positive(rng, shape_a, dtype)
+    b = _positive(rng, shape_b, dtype)
+    y = op(Variable(a), Variable(b))
+    expected = reference(a.astype(numpy.float64), b.astype(numpy.float64))
+    assert y.dtype == dtype and y.shape == expected.shape
+    numpy.testing.assert_allclose(y.array, expected, **FORWARD_TOLERANCES[dtype])
+    gy = rng.standard_normal(expected.shape).astype(dtype)
+    ggs = (rng.standard_normal(shape_a).astype(dtype), rng.standard_normal(shape_b).astype(dtype))
+    gradient_check.check_backward(op, (a, b), gy, **TOLERANCES[dtype])
+    gradient_check.check_double_backward(op, (a, b), gy, ggs, **TOLERANCES[dtype])
+
+
+SCALAR = {
+    "add": (lambda x: x + 2.5, lambda x: x + 2.5),
+    "radd": (lambda x: 2.5 + x, lambda x: 2.5 + x),
+    "sub": (lambda x: x - 2.5, lambda x: x - 2.5),
+    "rsub": (lambda x: 2.5 - x, lambda x: 2.5 - x),
+    "mul": (lambda x: x * 2.5, lambda x: x * 2.5),
+    "rmul": (lambda x: 2.5 * x, lambda x: 2.5 * x),
+    "div": (lambda x: x / 2.5, lambda x: x / 2.5),
+    "rdiv": (lambda x: 2.5 / x, lambda x: 2.5 / x),
+    "pow": (lambda x: x**2.5, lambda x: x**2.5),
+    "rpow": (lambda x: 2.5**x, lambda x: 2.5**x),
+    "neg": (lambda x: -x, lambda x: -x),
+    "abs": (lambda x: abs(x - 1.0), lambda x: abs(x - 1.0)),
+    "array_rhs": (
+        lambda x: x * numpy.array([2.0, 3.0], x.dtype),
+        lambda x: x * numpy.array([2.0, 3.0]),
+    ),
+    "array_lhs": (
+        lambda x: numpy.array([2.0, 3.0], x.dtype) - x,
+        lambda x: numpy.array([2.0, 3.0]) - x,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCALAR))
+def test_with_constants(name, dtype, rng):
+    op, reference = SCALAR[name]
+    x = rng.uniform(0.5, 1.5, (3, 2)).astype(dtype)
+    if name == "abs":  # keep away from the kink at 1
+        x = x + numpy.where(numpy.abs(x - 1) < 0.1, 0.2, 0).astype(dtype)
+    y = op(Variable(x))
+    assert isinstance(y, Variable) and y.dtype == dtype
+    numpy.testing.assert_allclose(
+        y.array, reference(x.astype(numpy.float64)), **FORWARD_TOLERANCES[dtype]
+    )
+    gy = rng.standard_normal((3, 2)).astype(dtype)
+    gradient_check.check_backward(op, x, gy, **TOLERANCES[dtype])
+    gradient_check.check_double_backward(
+        op, x, gy, rng.standard_normal((3, 2)).astype(dtype), **TOLERANCES[dtype]
+    )
+
+
+def test_scalar_is_cast_to_the_variable_dtype():
+    x = Variable(numpy.array([1, 2], numpy.int32))
+    assert (x * 2).dtype == numpy.int32
+    numpy.testing.assert_array_equal((x + 1.7).array, [2, 3])  # 1.7 -> int32(1), as Chainer
+    half = Variable(numpy.array([1.0], numpy.float16))
+    assert (half * numpy.float64(3)).dtype == numpy.float16
+
+
+def test_floor_division_has_no_gradient():
+    x = Variable(numpy.array([5.0, 7.0]))
+    y = x // 2.0
+    numpy.testing.assert_array_equal(y.array, [2.0, 3.0])
+    numpy.testing.assert_array_equal((9.0 // x).array, [1.0, 1.0])
+    z = y * x
+    z.grad = numpy.ones(2)
+    z.backward()
+    numpy.testing.assert_array_equal(x.grad, [2.0, 3.0])  # only the path through * counts
+
+
+def test_n_ary_add():
+    xs = [Variable(numpy.full(2, float(i))) for i in range(4)]
+    y = basic_math.add(*xs)
+    numpy.testing.assert_array_equal(y.array, [6.0, 6.0])
+    y.grad = numpy.ones(2)
+    y.backward()
+    for x in xs:
+        numpy.testing.assert_array_equal(x.grad, [1.0, 1.0])
+    assert basic_math.add(xs[0]) is xs[0]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "message"),
+    [
+        (numpy.ones(2, numpy.float32), numpy.ones(2, numpy.float64), "float32 != float64"),
+        (numpy.ones((2, 3)), numpy.ones((4,)), r"cannot broadcast \(2, 3\), \(4,\)"),
+    ],
+)
+def test_bad_operands_raise_invalid_type(a, b, message):
+    for op in (lambda p, q: p * q, lambda p, q: p - q, lambda p, q: p + q):
+        with pytest.raises(type_check.InvalidType, match=message):
+            op(Variable(a), Variable(b))
+
+
+def test_unsupported_operand_type():
+    with pytest.raises(TypeError, match="unsupported operand type for a Variable operation: str"):
+        Variable(numpy.ones(1)) * "x"
+
+
+def test_pow_of_integers_needs_float():
+    with pytest.raises(type_check.InvalidType, match="in_types\\[0\\].dtype.kind == f"):
+        Variable(numpy.array([2], numpy.int32)) ** 2
+
+
+def test_ndarray_on_the_left_defers_to_variable():
+    y = numpy.ones(2) * Variable(numpy.array([2.0, 3.0]))
+    assert isinstance(y, Variable)
+    numpy.testing.assert_array_equal(y.array, [2.0, 3.0])
+
+
+def test_backprop_disabled_returns_plain_outputs():
+    x = Variable(numpy.ones(2))
+    with chainer.no_backprop_mode():
+        y = x * x + 1
+    assert y.creator_node is None

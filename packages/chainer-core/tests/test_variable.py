@@ -1,0 +1,312 @@
+"""Variable, Parameter and VariableNode: construction, gradients, graph links, text."""
+
+import pickle
+
+import numpy
+import pytest
+
+import chainer
+from chainer import Parameter, Variable, VariableNode, initializers
+
+
+def _f32(*shape):
+    return numpy.arange(numpy.prod(shape), dtype=numpy.float32).reshape(shape)
+
+
+class TestConstruction:
+    def test_defaults(self):
+        x = Variable(_f32(2, 3))
+        assert x.array is x.data
+        assert x.shape == (2, 3)
+        assert x.ndim == 2
+        assert x.size == 6
+        assert x.dtype == numpy.float32
+        assert x.requires_grad is True
+        assert x.grad is None and x.grad_var is None
+        assert x.name is None
+        assert x.creator is None and x.creator_node is None
+        assert x.rank == 0
+        assert x.xp is numpy
+
+    def test_none_data(self):
+        x = Variable()
+        assert x.array is None
+        assert repr(x) == "variable(None)"
+
+    def test_keyword_options(self):
+        g = numpy.ones((2,), numpy.float32)
+        x = Variable(numpy.zeros((2,), numpy.float32), name="x", grad=g, requires_grad=False)
+        assert x.name == "x"
+        numpy.testing.assert_array_equal(x.grad, g)
+        assert x.requires_grad is False
+
+    @pytest.mark.parametrize("bad", [[1.0, 2.0], 3.0, numpy.float32(1), "a"])
+    def test_non_array_data_is_a_type_error(self, bad):
+        with pytest.raises(
+            TypeError,
+            match=r"must be a numpy.ndarray, cupy.ndarray or "
+            r"chainerx.ndarray",
+        ):
+            Variable(bad)
+
+    def test_array_setter_checks_type_and_updates_node(self):
+        x = Variable(_f32(2))
+        node = x.node
+        x.array = numpy.zeros((3, 1), numpy.float64)
+        assert node.shape == (3, 1) and node.dtype == numpy.float64
+        with pytest.raises(TypeError, match="got builtins.list"):
+            x.array = [1, 2]
+
+    def test_unexpected_keyword(self):
+        with pytest.raises(TypeError, match="volatile"):
+            Variable(_f32(1), volatile=True)
+
+
+class TestGrad:
+    def test_grad_setter_validates_dtype_shape_type(self):
+        x = Variable(_f32(2, 2), name="w")
+        with pytest.raises(TypeError, match="variable 'w' must have dtype float32, got float64"):
+            x.grad = numpy.zeros((2, 2))
+        with pytest.raises(ValueError, match=r"must have shape \(2, 2\), got \(4,\)"):
+            x.grad = numpy.zeros(4, numpy.float32)
+        with pytest.raises(TypeError, match="got builtins.list"):
+            x.grad = [[0, 0], [0, 0]]
+
+    def test_grad_var_round_trip(self):
+        x = Variable(_f32(3))
+        g = Variable(numpy.ones(3, numpy.float32))
+        x.grad_var = g
+        assert x.grad_var is g
+        assert x.grad is g.array
+        x.cleargrad()
+        assert x.grad is None
+
+    def test_zerograd(self):
+        x = Variable(_f32(3))
+        x.zerograd()
+        numpy.testing.assert_array_equal(x.grad, numpy.zeros(3, numpy.float32))
+        x.grad = numpy.ones(3, numpy.float32)
+        g = x.grad
+        x.zerograd()
+        assert x.grad is g and not g.any()
+
+    def test_addgrad_accumulates_out_of_place(self):
+        a = Variable(_f32(3))
+        b = Variable(_f32(3))
+        b.grad = numpy.full(3, 2, numpy.float32)
+        a.addgrad(b)
+        numpy.testing.assert_array_equal(a.grad, [2, 2, 2])
+        assert a.grad is not b.grad
+        shared = a.grad
+        a.addgrad(b)
+        numpy.testing.assert_array_equal(a.grad, [4, 4, 4])
+        numpy.testing.assert_array_equal(shared, [2, 2, 2])
+
+    def test_copydata(self):
+        a = Variable(numpy.zeros(3, numpy.float32))
+        target = a.array
+        a.copydata(Variable(_f32(3)))
+        assert a.array is target
+        numpy.testing.assert_array_equal(a.array, [0, 1, 2])
+        empty = Variable()
+        empty.copydata(Variable(_f32(2)))
+        numpy.testing.assert_array_equal(empty.array, [0, 1])
+
+
+class TestGraph:
+    def test_creator_and_rank(self):
+        x = Variable(_f32(2))
+        y = x * 2
+        z = y + 1
+        assert y.creator_node is not None and y.rank == 1 and z.rank == 2
+        assert z.creator_node.inputs[0] is y.node
+        assert y.creator is y.creator_node
+        assert isinstance(y.node, VariableNode)
+
+    def test_unchain_makes_a_leaf(self):
+        x = Variable(_f32(2))
+        y = x * 2
+        z = y * 3
+        y.unchain()
+        assert y.creator_node is None
+        z.grad = numpy.ones(2, numpy.float32)
+        z.backward()
+        assert x.grad is None
+        numpy.testing.assert_array_equal(y.grad, [3, 3])
+
+    def test_unchain_backward_cuts_everything_upstream(self):
+        x = Variable(_f32(2))
+        y = x * 2
+        z = y * 3
+        w = z + 1
+        w.unchain_backward()
+        assert w.creator_node is None
+        assert z.creator_node is None and y.creator_node is None
+
+    def test_retained_data_survives_the_variable(self):
+        x = Variable(_f32(3) + 1)
+        y = x * x
+        node = x.node
+        x_ref = x
+        del x
+        node_var = node.get_variable()
+        assert node_var is x_ref
+        y.grad = numpy.ones(3, numpy.float32)
+        y.backward()
+        numpy.testing.assert_array_equal(x_ref.grad, 2 * (numpy.arange(3) + 1))
+
+    def test_no_graph_without_requires_grad_or_in_no_backprop_mode(self):
+        x = Variable(_f32(2), requires_grad=False)
+        assert (x * 2).creator_node is None
+        y = Variable(_f32(2))
+        with chainer.no_backprop_mode():
+            z = y * 2
+        assert z.creator_node is None and z.requires_grad is True
+        with chainer.no_backprop_mode(), chainer.force_backprop_mode():
+            assert (y * 2).creator_node is not None
+
+    def test_node_label_and_repr(self):
+        x = Variable(_f32(2, 3), name="x")
+        assert x.node.label == "(2, 3), float32"
+        assert Variable(numpy.array(1, numpy.float32)).node.label == "float32"
+        assert "name='x'" in repr(x.node)
+        x.name = "renamed"
+        assert x.node.name == "renamed"
+
+
+class TestTextAndProtocols:
+    def test_repr_and_str(self):
+        x = Variable(numpy.array([1.0, 2.0], numpy.float32))
+        assert repr(x) == "variable([1., 2.])"
+        assert str(x) == "variable([1. 2.])"
+        x.name = "v"
+        assert repr(x) == "variable v([1., 2.])"
+
+    def test_summary_and_debug_print(self):
+        x = Variable(numpy.array([1.0, 3.0], numpy.float32), name="x")
+        assert x.summary() == "<variable x> (2,) float32"
+        text = x.debug_print()
+        assert "- shape: (2,)" in text
+        assert "mean=2.00000000" in text
+        assert "- grad: None" in text
+        x.zerograd()
+        assert "- grad: 0" in x.debug_print()
+
+    def test_len_item_bool(self):
+        assert len(Variable(_f32(4, 2))) == 4
+        with pytest.raises(TypeError, match="0-dimensional"):
+            len(Variable(numpy.array(3, numpy.float32)))
+        assert Variable(numpy.array([2.5], numpy.float32)).item() == 2.5
+
+    def test_comparisons_return_boolean_variables(self):
+        x = Variable(numpy.array([1.0, 2.0, 3.0], numpy.float32))
+        y = Variable(numpy.array([3.0, 2.0, 1.0], numpy.float32))
+        for op, expected in [
+            ("__lt__", [1, 0, 0]),
+            ("__le__", [1, 1, 0]),
+            ("__eq__", [0, 1, 0]),
+            ("__ne__", [1, 0, 1]),
+            ("__gt__", [0, 0, 1]),
+            ("__ge__", [0, 1, 1]),
+        ]:
+            result = getattr(x, op)(y)
+            assert isinstance(result, Variable) and result.dtype == bool
+            assert result.requires_grad is False
+            numpy.testing.assert_array_equal(result.array, numpy.array(expected, bool))
+        numpy.testing.assert_array_equal((x > 1.5).array, [False, True, True])
+        assert (x == None) is False  # noqa: E711 (identity fallback, not elementwise)
+        assert x in [x] and {x: 1}[x] == 1  # hashable by identity
+
+    def test_shape_methods(self):
+        x = Variable(_f32(2, 3))
+        assert x.reshape(3, 2).shape == (3, 2)
+        assert x.reshape((6,)).shape == (6,)
+        assert x.transpose().shape == (3, 2)
+        assert x.transpose(1, 0).shape == (3, 2)
+        assert x.T.shape == (3, 2)
+        numpy.testing.assert_allclose(x.mean().array, 2.5)
+        numpy.testing.assert_allclose(x.mean(axis=1, keepdims=True).array, [[1.0], [4.0]])
+        numpy.testing.assert_allclose(
+            x.mean(axis=1, weights=numpy.array([1, 0, 1], numpy.float32)).array, [1.0, 4.0]
+        )
+
+    def test_layout_is_not_supported(self):
+        x = Variable(_f32(1))
+        assert x.layout is None
+        assert x.as_layout(None) is x
+        with pytest.raises(ValueError, match="memory layouts are not supported"):
+            x.as_layout("NHWC")
+
+
+class TestParameter:
+    def test_initialized_from_initializer_and_shape(self):
+        p = Parameter(initializers.Constant(3.0), (2, 2))
+        numpy.testing.assert_array_equal(p.array, numpy.full((2, 2), 3, numpy.float32))
+        assert p.is_initialized
+        assert p.grad is None
+
+    def test_lazy_initialization(self):
+        p = Parameter(initializers.One())
+        assert p.array is None and not p.is_initialized
+        assert p.dtype == numpy.float32
+        p.initialize((3,))
+        numpy.testing.assert_array_equal(p.array, numpy.ones(3, numpy.float32))
+
+    def test_scalar_array_and_none_initializers(self):
+        numpy.testing.assert_array_equal(Parameter(2, (2,)).array, [2, 2])
+        data = _f32(3)
+        p = Parameter(data)
+        assert p.array is data
+        numpy.random.seed(0)
+        p = Parameter(None, (100, 50))
+        assert abs(float(p.array.std()) - numpy.sqrt(1 / 50)) < 0.01
+
+    def test_dtype_follows_initializer(self):
+        p = Parameter(initializers.Zero(dtype=numpy.float64))
+        assert p.dtype == numpy.float64
+        p.initialize((2,))
+        assert p.array.dtype == numpy.float64
+
+    def test_cleargrad_zerograd_on_uninitialized(self):
+        p = Parameter(initializers.One())
+        p.cleargrad()
+        p.zerograd()
+        assert p.grad is None
+
+    def test_update_calls_the_update_rule(self):
+        calls = []
+
+        class Rule:
+            def update(self, param):
+                calls.append(param)
+
+        p = Parameter(initializers.One(), (1,))
+        p.update()
+        assert calls == []
+        p.update_rule = Rule()
+        p.update()
+        assert calls == [p]
+
+    def test_pickle_round_trip(self):
+        p = Parameter(initializers.Constant(1.5), (2,), name="w")
+        q = pickle.loads(pickle.dumps(p))
+        assert q.name == "w"
+        numpy.testing.assert_array_equal(q.array, p.array)
+
+    def test_gradient_flows_into_parameters(self):
+        p = Parameter(initializers.Constant(2.0), (3,))
+        y = p * Variable(_f32(3))
+        y.grad = numpy.ones(3, numpy.float32)
+        y.backward()
+        numpy.testing.assert_array_equal(p.grad, [0, 1, 2])
+
+
+def test_as_variable_and_as_array():
+    a = _f32(2)
+    v = chainer.as_variable(a)
+    assert v.array is a and v.requires_grad is False
+    assert chainer.as_variable(v) is v
+    assert chainer.as_array(v) is a
+    assert chainer.as_array(a) is a
+    with pytest.raises(TypeError, match="not a VariableNode"):
+        chainer.as_variable(v.node)

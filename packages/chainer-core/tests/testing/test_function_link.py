@@ -1,0 +1,140 @@
+"""FunctionTestCase / LinkTestCase: they pass for correct code and catch wrong code."""
+
+import numpy
+import pytest
+
+import chainer
+from chainer import FunctionNode, testing
+from chainer._ops import basic_math, exponential
+from chainer.testing import function_link
+
+
+class Square(FunctionNode):
+    def __init__(self, wrong_backward=False, wrong_double=False):
+        self.wrong_backward = wrong_backward
+        self.wrong_double = wrong_double
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return (inputs[0] * inputs[0],)
+
+    def backward(self, indexes, grad_outputs):
+        (x,) = self.get_retained_inputs()
+        if self.wrong_backward:
+            return (3 * x * grad_outputs[0],)
+        if self.wrong_double:
+            # right value, but the graph of the gradient ignores x (no second derivative)
+            return (chainer.Variable(2 * x.array) * grad_outputs[0],)
+        return (2 * x * grad_outputs[0],)
+
+
+@testing.parameterize(*testing.product({"dtype": [numpy.float16, numpy.float32, numpy.float64]}))
+@testing.inject_backend_tests(None, [{}])
+class TestSquareConforms(testing.FunctionTestCase):
+    def setUp(self):
+        if self.dtype == numpy.float16:
+            self.check_forward_options = {"atol": 1e-3, "rtol": 1e-3}
+            self.check_backward_options = {"atol": 5e-3, "rtol": 5e-2}
+            self.check_double_backward_options = {"atol": 5e-3, "rtol": 5e-2}
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(-1, 1, (3, 2)).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        return Square().apply(inputs)
+
+    def forward_expected(self, inputs):
+        (x,) = inputs
+        return ((x * x).astype(self.dtype),)
+
+
+@testing.inject_backend_tests(None, [{}])
+class TestAbsoluteDodgesTheKink(testing.FunctionTestCase):
+    dodge_nondifferentiable = True
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(-0.01, 0.01, (4,)),)
+
+    def forward(self, inputs, device):
+        return (basic_math.Absolute().apply(inputs)[0],)
+
+    def forward_expected(self, inputs):
+        return (numpy.abs(inputs[0]),)
+
+
+def _case(**attrs):
+    class Case(function_link.FunctionTestCase):
+        def generate_inputs(self):
+            return (numpy.random.uniform(0.5, 1.5, (3,)),)
+
+        def forward(self, inputs, device):
+            return Square(**attrs).apply(inputs)
+
+        def forward_expected(self, inputs):
+            return (inputs[0] ** 2,)
+
+    for name, value in attrs.items():
+        if name.startswith(("check_", "skip_")):
+            setattr(Case, name, value)
+    return Case("test_forward")
+
+
+def _numpy_config():
+    return testing.BackendConfig({})
+
+
+def test_wrong_backward_is_caught():
+    case = _case(wrong_backward=True)
+    case.run_test_forward(_numpy_config())
+    with pytest.raises(AssertionError, match="check_backward failed"):
+        case.run_test_backward(_numpy_config())
+
+
+def test_missing_second_order_graph_is_caught():
+    case = _case(wrong_double=True)
+    case.run_test_backward(_numpy_config())
+    with pytest.raises(AssertionError, match="check_backward failed"):
+        case.run_test_double_backward(_numpy_config())
+
+
+def test_wrong_forward_and_bad_return_types_are_reported():
+    class WrongForward(function_link.FunctionTestCase):
+        def generate_inputs(self):
+            return (numpy.ones(2),)
+
+        def forward(self, inputs, device):
+            return (exponential.exp(inputs[0]),)
+
+        def forward_expected(self, inputs):
+            return (inputs[0] + 1,)
+
+    with pytest.raises(AssertionError):
+        WrongForward("test_forward").run_test_forward(_numpy_config())
+
+    class ReturnsArray(WrongForward):
+        def forward(self, inputs, device):
+            return (inputs[0].array,)
+
+    with pytest.raises(function_link.FunctionTestError, match="item 0 is a ndarray"):
+        ReturnsArray("test_forward").run_test_forward(_numpy_config())
+
+    class WrongDtype(WrongForward):
+        def forward_expected(self, inputs):
+            return (numpy.exp(inputs[0]).astype(numpy.float32),)
+
+    with pytest.raises(function_link.FunctionTestError, match="dtype float32, got shape"):
+        WrongDtype("test_forward").run_test_forward(_numpy_config())
+
+
+def test_skip_flags_skip():
+    import unittest
+
+    case = _case(skip_backward_test=True)
+    with pytest.raises(unittest.SkipTest):
+        case.test_backward(_numpy_config())
+
+
+def test_initializer_argument_and_errors():
+    arg = testing.InitializerArgument(None, 2.0)
+    assert arg.argument_value is None and arg.expected_initializer == 2.0
+    assert issubclass(testing.LinkTestError, testing.FunctionTestError)
