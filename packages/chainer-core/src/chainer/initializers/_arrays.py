@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy
 
+from chainer._backend import is_loaded_instance
+
 # Array libraries besides NumPy whose arrays an initializer may be handed.
 _DEVICE_ARRAY_MODULES = ("cupy", "chainerx")
 
@@ -17,9 +19,8 @@ def _device_array_module(value: Any) -> ModuleType | None:
     # An array of a library can only exist once that library is imported, so looking in
     # sys.modules recognises CuPy and ChainerX arrays without importing either.
     for name in _DEVICE_ARRAY_MODULES:
-        module = sys.modules.get(name)
-        if module is not None and isinstance(value, module.ndarray):
-            return module
+        if is_loaded_instance(value, name, "ndarray"):
+            return sys.modules[name]
     return None
 
 
