@@ -310,3 +310,30 @@ def test_as_variable_and_as_array():
     assert chainer.as_array(a) is a
     with pytest.raises(TypeError, match="not a VariableNode"):
         chainer.as_variable(v.node)
+
+
+class TestParameterDevices:
+    def test_uninitialized_parameter_remembers_its_target_device(self):
+        from chainer import backend
+
+        p = Parameter(initializers.One())
+        p.to_device("@numpy")
+        assert p.device == backend.CpuDevice()
+        p.to_cpu()
+        p.initialize((2,))
+        assert isinstance(p.array, numpy.ndarray)
+
+    def test_pickle_keeps_target_device_and_requires_grad(self):
+        from chainer import backend
+
+        p = Parameter(initializers.One())
+        p.to_device("@numpy")
+        p._requires_grad = False
+        q = pickle.loads(pickle.dumps(p))
+        assert q._initial_device == backend.CpuDevice()
+        assert q.requires_grad is False
+
+    def test_to_gpu_without_cuda_fails_clearly(self):
+        p = Parameter(initializers.One(), (1,))
+        with pytest.raises(RuntimeError, match="CUDA"):
+            p.to_gpu()

@@ -12,15 +12,25 @@ from chainer import (
     _siblings,
     backend,
     backends,
+    computational_graph,
     device_resident,
+    function_hooks,
     gradient_check,
     initializer,
     initializers,
+    link,
+    link_hook,
+    optimizer,
+    reporter,
+    sequential,
+    serializer,
+    serializers,
     utils,
 )
 from chainer._backprop import backward
 from chainer._dtypes import get_dtype, mixed16
 from chainer._function_hooks_registry import get_function_hooks
+from chainer._runtime_info import print_runtime_info
 from chainer._version import __version__
 from chainer.backend import (
     get_array_types,
@@ -37,6 +47,19 @@ from chainer.function import Function, FunctionAdapter, force_backprop_mode, no_
 from chainer.function_hook import FunctionHook
 from chainer.function_node import Fallback, FunctionNode, grad
 from chainer.initializer import Initializer
+from chainer.link import Chain, ChainList, Link
+from chainer.link_hook import LinkHook, _get_link_hooks
+from chainer.optimizer import GradientMethod, Optimizer, UpdateRule
+from chainer.reporter import (
+    DictSummary,
+    Reporter,
+    Summary,
+    get_current_reporter,
+    report,
+    report_scope,
+)
+from chainer.sequential import Sequential
+from chainer.serializer import AbstractSerializer, Deserializer, Serializer
 from chainer.variable import Parameter, Variable, VariableNode, as_array, as_variable
 
 _environment.apply_defaults(global_config)

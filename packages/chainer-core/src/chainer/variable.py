@@ -580,17 +580,21 @@ class Parameter(Variable):
         self.array = array
         self._grad_var = None
 
-    def to_device(self, device) -> None:
-        from chainer import backend
+    @property
+    def device(self):
+        """The device of the array; for an uninitialized parameter, where it will be made."""
+        if self._array is None:
+            from chainer import backend
 
-        device = backend.get_device(device)
+            return self._initial_device or backend.CpuDevice()
+        return super().device
+
+    def _to_device(self, device) -> None:
+        # Every to_* method lands here: an uninitialized parameter remembers the target.
         if self._array is None:
             self._initial_device = device
         else:
-            self._to_device(device)
-
-    def to_cpu(self) -> None:
-        self.to_device("@numpy")
+            super()._to_device(device)
 
     def cleargrad(self) -> None:
         self._grad_var = None
@@ -612,14 +616,20 @@ class Parameter(Variable):
             self._grad_var,
             self.initializer,
             self.update_rule,
+            self._initial_device,
+            self._requires_grad,
         )
 
 
-def _recover_parameter(array, name, grad_var, initializer, update_rule):
+def _recover_parameter(
+    array, name, grad_var, initializer, update_rule, initial_device=None, requires_grad=True
+):
     p = Parameter(array if array is not None else initializer, name=name)
     p.initializer = initializer
     p._grad_var = grad_var
     p.update_rule = update_rule
+    p._initial_device = initial_device
+    p._requires_grad = requires_grad
     return p
 
 

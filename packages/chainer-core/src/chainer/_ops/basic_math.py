@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy
 
+from chainer import _variable_checks
 from chainer._ops import _util
 from chainer._ops._util import force_array
 from chainer.function_node import FunctionNode
@@ -254,18 +255,8 @@ def _const(x: Variable, value):
 _SCALARS = (int, float, numpy.generic)
 
 
-def _is_scalar(value) -> bool:
-    return isinstance(value, _SCALARS)
-
-
-def _operand(value):
-    """A variable for an array or Variable operand; ``None`` for a scalar."""
-    if isinstance(value, Variable):
-        return value
-    if _is_scalar(value):
-        return None
-    from chainer import _variable_checks
-
+def _array_operand(value) -> Variable:
+    """A constant variable for an array operand (arrays never get gradients here)."""
     if _variable_checks.is_supported_array(value):
         return Variable(value, requires_grad=False)
     raise TypeError(
@@ -281,77 +272,26 @@ def add(*xs) -> Variable:
     return Add().apply(xs)[0]
 
 
-def _add(self, rhs):
-    if isinstance(rhs, Variable):
-        return Add().apply((self, rhs))[0]
-    other = _operand(rhs)
-    if other is None:
-        return AddConstant(_const(self, rhs)).apply((self,))[0]
-    return Add().apply((self, other))[0]
+def _operator(binary, constant, reflected: bool = False):
+    """A ``Variable`` operator method.
 
+    Variable and array operands go through the ``binary`` node (``other op self`` when
+    ``reflected``); a scalar operand, cast to the variable's dtype as Chainer does, goes
+    through ``constant(scalar)``, or is wrapped as a 0-d array when ``constant`` is None.
+    """
 
-def _sub(self, rhs):
-    other = _operand(rhs)
-    if other is None:
-        return AddConstant(-_const(self, rhs)).apply((self,))[0]
-    return Sub().apply((self, other))[0]
+    def operator(self, other):
+        if isinstance(other, Variable):
+            pass
+        elif isinstance(other, _SCALARS):
+            if constant is not None:
+                return constant(_const(self, other)).apply((self,))[0]
+            other = Variable(self.xp.full((), other, dtype=self.dtype), requires_grad=False)
+        else:
+            other = _array_operand(other)
+        return binary().apply((other, self) if reflected else (self, other))[0]
 
-
-def _rsub(self, lhs):
-    other = _operand(lhs)
-    if other is None:
-        return SubFromConstant(_const(self, lhs)).apply((self,))[0]
-    return Sub().apply((other, self))[0]
-
-
-def _mul(self, rhs):
-    if isinstance(rhs, Variable):
-        return Mul().apply((self, rhs))[0]
-    if isinstance(rhs, _SCALARS):
-        return MulConstant(_const(self, rhs)).apply((self,))[0]
-    return Mul().apply((self, _operand(rhs)))[0]
-
-
-def _div(self, rhs):
-    other = _operand(rhs)
-    if other is None:
-        return MulConstant(1 / _const(self, rhs)).apply((self,))[0]
-    return Div().apply((self, other))[0]
-
-
-def _rdiv(self, lhs):
-    other = _operand(lhs)
-    if other is None:
-        return DivFromConstant(_const(self, lhs)).apply((self,))[0]
-    return Div().apply((other, self))[0]
-
-
-def _floordiv(self, rhs):
-    other = _operand(rhs)
-    if other is None:
-        other = Variable(self.xp.full((), rhs, dtype=self.dtype), requires_grad=False)
-    return FloorDivide().apply((self, other))[0]
-
-
-def _rfloordiv(self, lhs):
-    other = _operand(lhs)
-    if other is None:
-        other = Variable(self.xp.full((), lhs, dtype=self.dtype), requires_grad=False)
-    return FloorDivide().apply((other, self))[0]
-
-
-def _pow(self, rhs):
-    other = _operand(rhs)
-    if other is None:
-        return PowVarConst(_const(self, rhs)).apply((self,))[0]
-    return PowVarVar().apply((self, other))[0]
-
-
-def _rpow(self, lhs):
-    other = _operand(lhs)
-    if other is None:
-        return PowConstVar(_const(self, lhs)).apply((self,))[0]
-    return PowVarVar().apply((other, self))[0]
+    return operator
 
 
 def _neg(self):
@@ -363,18 +303,18 @@ def _abs(self):
 
 
 OPERATORS = {
-    "__add__": _add,
-    "__radd__": _add,
-    "__sub__": _sub,
-    "__rsub__": _rsub,
-    "__mul__": _mul,
-    "__rmul__": _mul,
-    "__truediv__": _div,
-    "__rtruediv__": _rdiv,
-    "__floordiv__": _floordiv,
-    "__rfloordiv__": _rfloordiv,
-    "__pow__": _pow,
-    "__rpow__": _rpow,
+    "__add__": _operator(Add, AddConstant),
+    "__radd__": _operator(Add, AddConstant),
+    "__sub__": _operator(Sub, lambda c: AddConstant(-c)),
+    "__rsub__": _operator(Sub, SubFromConstant, reflected=True),
+    "__mul__": _operator(Mul, MulConstant),
+    "__rmul__": _operator(Mul, MulConstant),
+    "__truediv__": _operator(Div, lambda c: MulConstant(1 / c)),
+    "__rtruediv__": _operator(Div, DivFromConstant, reflected=True),
+    "__floordiv__": _operator(FloorDivide, None),
+    "__rfloordiv__": _operator(FloorDivide, None, reflected=True),
+    "__pow__": _operator(PowVarVar, PowVarConst),
+    "__rpow__": _operator(PowVarVar, PowConstVar, reflected=True),
     "__neg__": _neg,
     "__abs__": _abs,
 }

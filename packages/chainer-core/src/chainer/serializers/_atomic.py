@@ -1,0 +1,81 @@
+"""Atomic replacement of a file: a crash while saving never destroys the previous file."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+from collections.abc import Iterator
+
+
+@contextlib.contextmanager
+def atomic_write(target: str | os.PathLike) -> Iterator[str]:
+    """Yield a temporary path to write to; on success it replaces ``target`` durably.
+
+    The temporary file lives in the directory of ``target`` so that the final rename stays on
+    one file system (and is therefore atomic). After the ``with`` body the file is flushed to
+    disk, renamed over ``target`` and the directory entry is flushed too. If anything fails,
+    the temporary file is removed and ``target`` is left exactly as it was.
+
+    Example:
+        >>> with atomic_write('model.npz') as path:
+        ...     with open(path, 'wb') as f:
+        ...         f.write(data)
+    """
+    target = os.fspath(target)
+    directory = os.path.dirname(os.path.abspath(target))
+    temp_path = _create_temp_file(directory, os.path.basename(target))
+    try:
+        yield temp_path
+        _keep_mode_of(target, temp_path)
+        _fsync_path(temp_path)
+        os.replace(temp_path, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp_path)
+        raise
+    _fsync_directory(directory)
+
+
+def _create_temp_file(directory: str, basename: str) -> str:
+    # os.open with mode 0o666 lets the umask decide the permissions, as a plain open() would;
+    # tempfile.mkstemp would force 0o600 onto the saved file.
+    while True:
+        path = os.path.join(directory, f".{basename}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        return path
+
+
+def _keep_mode_of(target: str, temp_path: str) -> None:
+    # Overwriting a file in place keeps its permissions; replacing it should do the same.
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return
+    os.chmod(temp_path, mode)
+
+
+def _fsync_path(path: str) -> None:
+    fd = os.open(path, os.O_RDWR)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_directory(directory: str) -> None:
+    # Makes the rename itself durable. Some platforms (Windows) cannot open a directory;
+    # there the rename is as durable as the platform allows.
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,248 @@
+"""Serialization in NumPy's NPZ format.
+
+Saving takes two steps, because an NPZ archive cannot be written value by value:
+:class:`DictionarySerializer` first packs an object into a flat dictionary whose keys are
+``/``-separated paths (``'l1/W'``), then :func:`save_npz` writes that dictionary as an archive
+of ``.npy`` members. :class:`NpzDeserializer` reads such an archive (or any mapping of keys to
+arrays) back into an object.
+
+Files never contain pickles: ``None`` is stored as a 0-d structured array with one field named
+``chainer_none`` (readable by plain ``numpy.load``), values that would need pickle are refused
+when saving, and archives are always opened with ``allow_pickle=False``.
+
+Example:
+    >>> model = chainer.links.Linear(3, 2)
+    >>> chainer.serializers.save_npz('model.npz', model)
+    >>> chainer.serializers.load_npz('model.npz', model)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import os
+import zipfile
+import zlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import IO, Any
+
+import numpy
+import numpy.lib.format
+from numpy.lib.npyio import NpzFile
+
+from chainer.serializer import Deserializer, Serializer
+from chainer.serializers._atomic import atomic_write
+from chainer.serializers._values import restore, to_numpy
+
+_NONE_DTYPE = numpy.dtype([("chainer_none", "u1")])
+_NONE = numpy.zeros((), dtype=_NONE_DTYPE)
+# What reading a damaged archive member can raise (numpy, zipfile and zlib errors).
+_READ_ERRORS = (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error)
+
+_IgnoreName = str | Callable[[str], bool]
+_IgnoreNames = _IgnoreName | Iterable[_IgnoreName]
+
+
+class DictionarySerializer(Serializer):
+    """Serializer that packs an object into a flat dictionary of NumPy arrays.
+
+    Args:
+        target: The dictionary to fill; a new one is created when ``None``.
+        path: Prefix of every key this serializer writes (``'predictor/'`` for a child).
+
+    Attributes:
+        target: The dictionary: full key (``'l1/W'``) to NumPy array. Arrays of other devices
+            are copied to the host; NumPy arrays are stored as they are, without a copy.
+        path: The key prefix.
+
+    Example:
+        >>> serializer = DictionarySerializer()
+        >>> serializer.save(model)
+        >>> numpy.savez('model.npz', **serializer.target)
+    """
+
+    def __init__(self, target: dict | None = None, path: str = "") -> None:
+        self.target = {} if target is None else target
+        self.path = path
+
+    def __getitem__(self, key: str) -> DictionarySerializer:
+        return DictionarySerializer(self.target, self.path + key.strip("/") + "/")
+
+    def __call__(self, key: str, value: Any) -> Any:
+        """Store ``value`` under ``path + key`` and return ``value`` unchanged."""
+        full_key = self.path + key.lstrip("/")
+        array = to_numpy(full_key, value)
+        self.target[full_key] = _NONE if array is None else array
+        return value
+
+
+class NpzDeserializer(Deserializer):
+    """Deserializer that loads an object from an NPZ archive or a mapping of arrays.
+
+    Args:
+        npz: An opened archive (what ``numpy.load`` returns for ``.npz`` files) or any mapping
+            from full keys to arrays, e.g. a :class:`DictionarySerializer`'s ``target``.
+        path: Prefix of the keys to read, to load from a sub-tree of the archive (for example
+            ``'updater/model:main/'`` to load a model out of a trainer snapshot).
+        strict: If ``True``, a key missing from the archive raises :class:`KeyError`;
+            otherwise the value is left unchanged.
+        ignore_names: Keys to skip: a name, a callable taking a name and returning ``True``
+            to skip it, or a list of names and callables. Names are relative to ``path``
+            (``'l1/W'``, not ``'updater/model:main/l1/W'``).
+    """
+
+    def __init__(
+        self,
+        npz: Mapping[str, Any],
+        path: str = "",
+        strict: bool = True,
+        ignore_names: _IgnoreNames | None = None,
+    ) -> None:
+        self.npz = npz
+        self.path = path
+        self.strict = strict
+        self.ignore_names = ignore_names
+        self._root = path
+        self._skip_rules = _skip_rules(ignore_names)
+
+    def __getitem__(self, key: str) -> NpzDeserializer:
+        child = copy.copy(self)
+        child.path = self.path + key.strip("/") + "/"
+        return child
+
+    def __call__(self, key: str, value: Any) -> Any:
+        """Load the value under ``path + key``; see :meth:`chainer.AbstractSerializer.__call__`."""
+        full_key = self.path + key.lstrip("/")
+        if self._is_ignored(full_key[len(self._root) :]):
+            return value
+        if full_key not in self.npz:
+            if self.strict:
+                raise KeyError(self._missing_message(full_key))
+            return value
+        return restore(full_key, value, self._read(full_key))
+
+    def _is_ignored(self, name: str) -> bool:
+        return any(rule(name) if callable(rule) else rule == name for rule in self._skip_rules)
+
+    def _read(self, full_key: str):
+        try:
+            stored = self.npz[full_key]
+        except _READ_ERRORS as exc:
+            raise ValueError(f"cannot read {full_key!r} from the NPZ data: {exc}") from exc
+        return None if _holds_none(stored) else stored
+
+    def _missing_message(self, full_key: str) -> str:
+        hint = ""
+        if self._root and not self._root.endswith("/"):
+            hint = f"; path={self._root!r} usually ends with '/'"
+        return (
+            f"{full_key!r} is not in the NPZ data{hint}; pass strict=False to leave missing "
+            "values unchanged"
+        )
+
+
+def save_npz(file: str | os.PathLike | IO[bytes], obj: Any, compression: bool = True) -> None:
+    """Save an object to a file in NPZ format.
+
+    A file name is written atomically: the archive goes to a temporary file in the same
+    directory that replaces ``file`` only once it is complete and on disk, so a failure while
+    saving leaves any previous file intact. A file object is written to directly.
+
+    Args:
+        file: File name, path object or binary file object to write to.
+        obj: Object to save; it must implement ``serialize(serializer)``.
+        compression: Whether to compress the archive members (zip deflate).
+    """
+    serializer = DictionarySerializer()
+    serializer.save(obj)
+    if isinstance(file, (str, os.PathLike)):
+        with atomic_write(file) as temp_path, open(temp_path, "wb") as stream:
+            _write_archive(stream, serializer.target, compression)
+    else:
+        _write_archive(file, serializer.target, compression)
+
+
+def _write_archive(stream: IO[bytes], arrays: Mapping[str, Any], compression: bool) -> None:
+    # The archive is written here rather than by numpy.savez, whose keyword arguments would
+    # clash with values named 'file' or 'allow_pickle'; the layout is the same.
+    method = zipfile.ZIP_DEFLATED if compression else zipfile.ZIP_STORED
+    with zipfile.ZipFile(stream, mode="w", compression=method, allowZip64=True) as archive:
+        for key, array in arrays.items():
+            with archive.open(key + ".npy", mode="w", force_zip64=True) as member:
+                numpy.lib.format.write_array(member, numpy.asanyarray(array), allow_pickle=False)
+
+
+def load_npz(
+    file: str | os.PathLike | IO[bytes],
+    obj: Any,
+    path: str = "",
+    strict: bool = True,
+    ignore_names: _IgnoreNames | None = None,
+) -> None:
+    """Load an object from a file in NPZ format.
+
+    Args:
+        file: File name, path object or binary file object to read from.
+        obj: Object to load into; it must implement ``serialize(serializer)``.
+        path: Prefix of the keys to read (e.g. ``'updater/model:main/'`` for a model inside a
+            trainer snapshot).
+        strict: If ``True``, a value missing from the file raises :class:`KeyError`.
+        ignore_names: Names to skip; see :class:`NpzDeserializer`.
+
+    Raises:
+        ValueError: The file is not an NPZ archive, is damaged, or holds a value whose shape
+            or dtype does not fit the object (the message names the key).
+        KeyError: ``strict`` is ``True`` and a value is missing.
+
+    Example:
+        >>> chainer.serializers.load_npz('snapshot_iter_100', model,
+        ...                              path='updater/model:main/')
+    """
+    with contextlib.ExitStack() as stack:
+        if isinstance(file, (str, os.PathLike)):
+            name = repr(os.fspath(file))
+            # Opened here rather than by numpy.load, which leaks the handle of a damaged file.
+            file = stack.enter_context(open(file, "rb"))
+        else:
+            name = "the file object"
+        archive = stack.enter_context(_open_archive(file, name))
+        NpzDeserializer(archive, path=path, strict=strict, ignore_names=ignore_names).load(obj)
+
+
+def _open_archive(stream: IO[bytes], name: str) -> NpzFile:
+    try:
+        loaded = numpy.load(stream, allow_pickle=False)
+    except _READ_ERRORS as exc:
+        raise ValueError(f"{name} is not a readable NPZ archive: {exc}") from exc
+    if not isinstance(loaded, NpzFile):
+        raise ValueError(
+            f"{name} is not an NPZ archive: it holds a single array of shape "
+            f"{getattr(loaded, 'shape', None)}; save objects with chainer.serializers.save_npz"
+        )
+    return loaded
+
+
+def _holds_none(stored) -> bool:
+    # Besides the marker, a mapping built by hand may hold None itself or numpy.asarray(None).
+    dtype = getattr(stored, "dtype", None)
+    if dtype is None:
+        return stored is None
+    if dtype == _NONE_DTYPE:
+        return True
+    return dtype.kind == "O" and stored.ndim == 0 and stored[()] is None
+
+
+def _skip_rules(ignore_names) -> tuple:
+    if ignore_names is None:
+        return ()
+    if isinstance(ignore_names, str) or callable(ignore_names):
+        rules = (ignore_names,)
+    else:
+        rules = tuple(ignore_names)
+    for rule in rules:
+        if not (isinstance(rule, str) or callable(rule)):
+            raise TypeError(
+                "ignore_names must be a name, a callable taking a name, or a list of them; "
+                f"got an item of type {type(rule).__name__}: {rule!r}"
+            )
+    return rules
