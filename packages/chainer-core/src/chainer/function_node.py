@@ -66,8 +66,10 @@ class FunctionNode:
     _output_indexes_to_retain = None
     _retained_output_data = None
     _local_function_hooks = None
-    # A fast check on the input arrays that raises InvalidType; core ops set it so the common
-    # case skips building type_check expressions.
+    # Protected hook for Chainer's own hot functions (core ops, chainer.functions): a method
+    # ``_check_arrays(in_data)`` that checks the input arrays directly and raises
+    # ``type_check.InvalidType(expect, actual)``; apply() adds the function name and inputs.
+    # When set, it replaces check_type_forward (which then only documents the rules).
     _check_arrays = None
     _checks_types = False
 
@@ -150,7 +152,7 @@ class FunctionNode:
                 if check is not None:
                     check(in_data)
                 else:
-                    self.check_type_forward(type_check.get_types(in_data, "in_types", False))
+                    self._check_type_forward_fast(in_data)
             except type_check.InvalidType as e:
                 raise type_check.InvalidType(
                     e.expect, e.actual, msg=_type_error_message(self, e, in_data)
@@ -231,6 +233,20 @@ class FunctionNode:
         if retain is not None:
             self._retained_output_data = tuple([outputs[index] for index in retain])
         return rets
+
+    def _check_type_forward_fast(self, in_data: tuple) -> None:
+        """Run ``check_type_forward`` in light mode (plain values, no expression trees).
+
+        Only when that fails, or the check does not support light mode, is it run again on
+        symbolic types: that run raises the error with its Expect/Actual message.
+        """
+        try:
+            with type_check.light_mode:
+                self.check_type_forward(type_check.get_light_types(in_data))
+            return
+        except Exception:  # any failure: the symbolic run below decides
+            pass
+        self.check_type_forward(type_check.get_types(in_data, "in_types", False))
 
     def check_type_forward(self, in_types) -> None:
         """Check the types of inputs; override with ``type_check.expect(...)`` calls."""
