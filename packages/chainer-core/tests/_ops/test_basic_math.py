@@ -146,3 +146,9 @@ def test_backprop_disabled_returns_plain_outputs():
     with chainer.no_backprop_mode():
         y = x * x + 1
     assert y.creator_node is None
+
+
+def test_abs_of_0d_input_has_a_gradient():
+    x = Variable(numpy.array(-2.0))
+    abs(x).backward()
+    assert x.grad == -1.0

@@ -234,7 +234,8 @@ class Absolute(FunctionNode):
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         (x,) = self.get_retained_inputs()
-        return (grad_outputs[0] * Variable(x.xp.sign(x._array), requires_grad=False),)
+        sign = force_array(x.xp.sign(x._array))
+        return (grad_outputs[0] * Variable(sign, requires_grad=False),)
 
 
 class FloorDivide(_Binary):

@@ -39,10 +39,9 @@ class GetItem(FunctionNode):
         try:
             y = x[self.slices]
         except IndexError as e:
-            from chainer.utils import type_check
-
-            raise type_check.InvalidType(
-                f"valid index for shape {x.shape}", f"index {self.slices!r}: {e}"
+            # Stays an IndexError: iterating over a variable relies on it, as on an array.
+            raise IndexError(
+                f"get_item: index {self.slices!r} is invalid for shape {x.shape}: {e}"
             ) from None
         if not hasattr(y, "shape") or isinstance(y, numpy.generic):
             y = numpy.asarray(y)

@@ -1,0 +1,106 @@
+"""Zeiler's ADADELTA: step sizes from running averages of squared gradients and steps."""
+
+from __future__ import annotations
+
+import numpy
+
+from chainer.backends import cuda
+from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
+from chainer.optimizers._elementwise import (
+    ElementwiseRule,
+    default_hyperparam,
+    set_hyperparams,
+    update_in_chunks,
+)
+
+_default_hyperparam = default_hyperparam(rho=0.95, eps=1e-6)
+
+
+def _ada_delta_kernel(param, grad, msg, msdx, dx, scratch, rho, eps):
+    msg *= rho
+    numpy.multiply(grad, grad, out=scratch)
+    scratch *= 1 - rho
+    msg += scratch
+    numpy.add(msdx, eps, out=dx)
+    numpy.add(msg, eps, out=scratch)
+    dx /= scratch
+    numpy.sqrt(dx, out=dx)
+    dx *= grad
+    msdx *= rho
+    numpy.multiply(dx, dx, out=scratch)
+    scratch *= 1 - rho
+    msdx += scratch
+    param -= dx
+
+
+class AdaDeltaRule(ElementwiseRule):
+    """Update rule of ADADELTA.
+
+    ``msg = rho * msg + (1 - rho) * grad**2``,
+    ``dx = sqrt((msdx + eps) / (msg + eps)) * grad``,
+    ``msdx = rho * msdx + (1 - rho) * dx**2``, ``param -= dx``.
+
+    Args:
+        parent_hyperparam: Hyperparameters to fall back to (the optimizer's).
+        rho: Decay rate of the running averages, for this parameter only.
+        eps: Small value for numerical stability, for this parameter only.
+    """
+
+    def __init__(
+        self,
+        parent_hyperparam: Hyperparameter | None = None,
+        rho: float | None = None,
+        eps: float | None = None,
+    ) -> None:
+        super().__init__(parent_hyperparam, _default_hyperparam, rho=rho, eps=eps)
+
+    def init_state(self, param) -> None:
+        self.state["msg"] = param.xp.zeros_like(param.array)
+        self.state["msdx"] = param.xp.zeros_like(param.array)
+
+    def update_core_cpu(self, param) -> None:
+        hp = self.hyperparam
+        state = (self.state["msg"], self.state["msdx"])
+        update_in_chunks(_ada_delta_kernel, param.array, param.grad, state, 2, hp.rho, hp.eps)
+
+    def update_core_gpu(self, param) -> None:
+        hp = self.hyperparam
+        cuda.elementwise(
+            "T grad, T one_minus_rho, T eps",
+            "T param, T msg, T msdx",
+            """
+            msg += one_minus_rho * (grad * grad - msg);
+            T dx = sqrt((msdx + eps) / (msg + eps)) * grad;
+            msdx += one_minus_rho * (dx * dx - msdx);
+            param -= dx;
+            """,
+            "ada_delta_update",
+        )(
+            param.grad,
+            1 - hp.rho,
+            hp.eps,
+            param.array,
+            self.state["msg"],
+            self.state["msdx"],
+        )
+
+
+class AdaDelta(GradientMethod):
+    """Zeiler's ADADELTA (*ADADELTA: An Adaptive Learning Rate Method*, 2012).
+
+    Args:
+        rho: Exponential decay rate of the running averages.
+        eps: Small value for numerical stability.
+    """
+
+    rho = HyperparameterProxy("rho")
+    eps = HyperparameterProxy("eps")
+
+    def __init__(
+        self, rho: float = _default_hyperparam.rho, eps: float = _default_hyperparam.eps
+    ) -> None:
+        super().__init__()
+        set_hyperparams(self.hyperparam, "AdaDelta", rho=rho, eps=eps)
+
+    def create_update_rule(self) -> AdaDeltaRule:
+        return AdaDeltaRule(self.hyperparam)

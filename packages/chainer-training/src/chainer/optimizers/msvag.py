@@ -1,0 +1,178 @@
+"""M-SVAG: momentum SGD whose per-element step shrinks where the gradient's sign is noisy.
+
+Balles and Hennig, *Dissecting Adam: The Sign, Magnitude and Variance of Stochastic
+Gradients* (2018). With ``t`` the update count and bias-corrected moments
+``mt = m / (1 - beta**t)``, ``vt = v / (1 - beta**t)``::
+
+    rho = (1 - beta) * (1 + beta**t) / ((1 + beta) * (1 - beta**t))
+    s = (vt - mt**2) / (1 - rho)                # variance estimate
+    factor = mt**2 / (mt**2 + rho * s)          # clipped to [0, 1]
+    param -= eta * (lr * factor * mt + weight_decay_rate * param)
+
+At ``t == 1`` ``rho`` is 1 and the variance is unknown: the factor is 0 and only the weight
+decay acts, as wherever ``mt`` is 0 (the factor's denominator is 0 only where its numerator is).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy
+
+from chainer.backends import cuda
+from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
+from chainer.optimizers._elementwise import (
+    ElementwiseRule,
+    default_hyperparam,
+    set_hyperparams,
+    update_in_chunks,
+    update_moments,
+)
+
+_default_hyperparam = default_hyperparam(lr=0.1, beta=0.9, eta=1.0, weight_decay_rate=0)
+
+
+def _msvag_kernel(param, grad, m, v, factor, denominator, scratch, beta, rho, fix, lr, decay):
+    update_moments(grad, m, v, scratch, 1 - beta, 1 - beta)
+    # With mt2 = mt**2, factor = mt2 * (1 - rho) / (mt2 * (1 - 2 rho) + rho * vt): the same
+    # ratio without dividing by 1 - rho, which is 0 at t == 1.
+    numpy.multiply(m, m, out=factor)
+    factor *= 1 / (fix * fix)
+    numpy.multiply(v, rho / fix, out=denominator)
+    numpy.multiply(factor, 1 - 2 * rho, out=scratch)
+    denominator += scratch
+    factor *= 1 - rho
+    with numpy.errstate(divide="ignore", invalid="ignore"):
+        factor /= denominator
+    # fmax drops the NaN of 0 / 0 (no variance estimate yet): the factor is 0 there.
+    numpy.fmax(factor, 0, out=factor)
+    numpy.fmin(factor, 1, out=factor)
+    factor *= m
+    factor *= lr / fix
+    if decay != 1:
+        param *= decay
+    param -= factor
+
+
+class MSVAGRule(ElementwiseRule):
+    """Update rule of M-SVAG (see the module docstring for the formula).
+
+    The state holds the running moments ``m`` and ``v``.
+
+    Args:
+        parent_hyperparam: Hyperparameters to fall back to (the optimizer's).
+        lr, beta, eta, weight_decay_rate: Values for this parameter only (see :class:`MSVAG`).
+    """
+
+    def __init__(
+        self,
+        parent_hyperparam: Hyperparameter | None = None,
+        lr: float | None = None,
+        beta: float | None = None,
+        eta: float | None = None,
+        weight_decay_rate: float | None = None,
+    ) -> None:
+        super().__init__(
+            parent_hyperparam,
+            _default_hyperparam,
+            lr=lr,
+            beta=beta,
+            eta=eta,
+            weight_decay_rate=weight_decay_rate,
+        )
+
+    def init_state(self, param) -> None:
+        self.state["m"] = param.xp.zeros_like(param.array)
+        self.state["v"] = param.xp.zeros_like(param.array)
+
+    @property
+    def rho(self) -> float:
+        """The variance-adaptation constant ``rho(beta, t)`` at the current update count."""
+        if self.t == 0:
+            raise RuntimeError(
+                "cannot determine rho of M-SVAG before its first update (t == 0): "
+                "it depends on the number of updates done"
+            )
+        beta = self.hyperparam.beta
+        power = math.pow(beta, self.t)
+        return (1 - beta) * (1 + power) / ((1 + beta) * (1 - power))
+
+    def update_core_cpu(self, param) -> None:
+        hp = self.hyperparam
+        update_in_chunks(
+            _msvag_kernel,
+            param.array,
+            param.grad,
+            (self.state["m"], self.state["v"]),
+            3,
+            hp.beta,
+            self.rho,
+            1 - math.pow(hp.beta, self.t),
+            hp.eta * hp.lr,
+            1 - hp.eta * hp.weight_decay_rate,
+        )
+
+    def update_core_gpu(self, param) -> None:
+        hp = self.hyperparam
+        cuda.elementwise(
+            "T grad, T lr, T one_minus_beta, T inv_fix, T rho, T eta, T weight_decay_rate",
+            "T param, T m, T v",
+            """
+            m += one_minus_beta * (grad - m);
+            v += one_minus_beta * (grad * grad - v);
+            T mt = m * inv_fix;
+            T mt2 = mt * mt;
+            T denominator = mt2 * (1 - 2 * rho) + rho * v * inv_fix;
+            T factor = denominator == (T)0 ? (T)0 : mt2 * (1 - rho) / denominator;
+            factor = min((T)1, max((T)0, factor));
+            param -= eta * (lr * factor * mt + weight_decay_rate * param);
+            """,
+            "msvag_update",
+        )(
+            param.grad,
+            hp.lr,
+            1 - hp.beta,
+            1 / (1 - math.pow(hp.beta, self.t)),
+            self.rho,
+            hp.eta,
+            hp.weight_decay_rate,
+            param.array,
+            self.state["m"],
+            self.state["v"],
+        )
+
+
+class MSVAG(GradientMethod):
+    """M-SVAG optimizer.
+
+    Args:
+        lr: Learning rate.
+        beta: Exponential decay rate of the first and second moments.
+        eta: Schedule multiplier, applied to the step and to the weight decay alike.
+        weight_decay_rate: Decoupled weight decay.
+    """
+
+    lr = HyperparameterProxy("lr")
+    beta = HyperparameterProxy("beta")
+    eta = HyperparameterProxy("eta")
+    weight_decay_rate = HyperparameterProxy("weight_decay_rate")
+
+    def __init__(
+        self,
+        lr: float = _default_hyperparam.lr,
+        beta: float = _default_hyperparam.beta,
+        eta: float = _default_hyperparam.eta,
+        weight_decay_rate: float = _default_hyperparam.weight_decay_rate,
+    ) -> None:
+        super().__init__()
+        set_hyperparams(
+            self.hyperparam,
+            "MSVAG",
+            lr=lr,
+            beta=beta,
+            eta=eta,
+            weight_decay_rate=weight_decay_rate,
+        )
+
+    def create_update_rule(self) -> MSVAGRule:
+        return MSVAGRule(self.hyperparam)

@@ -1,0 +1,60 @@
+"""Vanilla stochastic gradient descent."""
+
+from __future__ import annotations
+
+import numpy
+
+from chainer.backends import cuda
+from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
+from chainer.optimizers._elementwise import (
+    ElementwiseRule,
+    default_hyperparam,
+    set_hyperparams,
+    update_in_chunks,
+)
+
+_default_hyperparam = default_hyperparam(lr=0.01)
+
+
+def _sgd_kernel(param, grad, scratch, lr):
+    numpy.multiply(grad, lr, out=scratch)
+    param -= scratch
+
+
+class SGDRule(ElementwiseRule):
+    """Update rule of vanilla SGD: ``param -= lr * grad``.
+
+    Args:
+        parent_hyperparam: Hyperparameters to fall back to (the optimizer's).
+        lr: Learning rate for this parameter only.
+    """
+
+    def __init__(
+        self, parent_hyperparam: Hyperparameter | None = None, lr: float | None = None
+    ) -> None:
+        super().__init__(parent_hyperparam, _default_hyperparam, lr=lr)
+
+    def update_core_cpu(self, param) -> None:
+        update_in_chunks(_sgd_kernel, param.array, param.grad, (), 1, self.hyperparam.lr)
+
+    def update_core_gpu(self, param) -> None:
+        cuda.elementwise("T grad, T lr", "T param", "param -= lr * grad", "sgd_update")(
+            param.grad, self.hyperparam.lr, param.array
+        )
+
+
+class SGD(GradientMethod):
+    """Vanilla stochastic gradient descent.
+
+    Args:
+        lr: Learning rate.
+    """
+
+    lr = HyperparameterProxy("lr")
+
+    def __init__(self, lr: float = _default_hyperparam.lr) -> None:
+        super().__init__()
+        set_hyperparams(self.hyperparam, "SGD", lr=lr)
+
+    def create_update_rule(self) -> SGDRule:
+        return SGDRule(self.hyperparam)

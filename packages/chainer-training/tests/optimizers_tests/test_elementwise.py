@@ -1,0 +1,112 @@
+"""The in-place CPU kernel driver: chunking, float16 staging, odd layouts, no per-step memory."""
+
+import tracemalloc
+
+import numpy
+import pytest
+
+import chainer
+from chainer import optimizers
+from chainer.link import Link
+from chainer.optimizers._elementwise import CHUNK_SIZE, compute_dtype, update_in_chunks
+
+
+def _add_kernel(seen):
+    """param += scale * grad; state -= grad; records what each call received."""
+
+    def kernel(param, grad, state, scratch, scale):
+        seen.append((param.shape, param.dtype, grad.dtype, state.dtype, scratch.dtype))
+        numpy.multiply(grad, scale, out=scratch)
+        param += scratch
+        state -= grad
+
+    return kernel
+
+
+def test_chunks_cover_the_array_in_cache_sized_pieces():
+    size = 2 * CHUNK_SIZE + 5
+    param, state = numpy.zeros((size,)), numpy.zeros((size,))
+    grad = numpy.arange(size, dtype=numpy.float64)
+    seen = []
+    update_in_chunks(_add_kernel(seen), param, grad, (state,), 1, 2.0)
+    assert [s[0] for s in seen] == [(CHUNK_SIZE,), (CHUNK_SIZE,), (5,)]
+    numpy.testing.assert_array_equal(param, 2 * grad)
+    numpy.testing.assert_array_equal(state, -grad)
+
+
+def test_float16_is_computed_in_float32_and_rounded_back():
+    param = numpy.zeros((4, 3), numpy.float16)
+    state = numpy.zeros((4, 3), numpy.float16)
+    grad = numpy.full((4, 3), 7.0, numpy.float16)
+    seen = []
+    # 7 * 0.1 rounds to float16 0.7 from float32, but to 0.6997 when computed in float16.
+    update_in_chunks(_add_kernel(seen), param, grad, (state,), 1, 0.1)
+    assert seen == [((12,), *(numpy.dtype(numpy.float32),) * 4)]
+    assert param.dtype == numpy.float16 and state.dtype == numpy.float16
+    numpy.testing.assert_array_equal(param, numpy.full((4, 3), 0.7, numpy.float16))
+    numpy.testing.assert_array_equal(state, numpy.full((4, 3), -7.0, numpy.float16))
+    numpy.testing.assert_array_equal(grad, 7.0)  # the gradient is only read
+
+
+def test_non_contiguous_arrays_are_updated_in_place_as_a_whole():
+    base = numpy.zeros((3, 4))
+    param = base.T  # a view in Fortran order: flattening would copy
+    state = numpy.zeros((4, 3))
+    grad = numpy.arange(12.0).reshape(4, 3)
+    seen = []
+    update_in_chunks(_add_kernel(seen), param, grad, (state,), 1, 1.0)
+    assert [s[0] for s in seen] == [(4, 3)]
+    numpy.testing.assert_array_equal(base, grad.T)
+    numpy.testing.assert_array_equal(state, -grad)
+
+
+def test_a_broadcast_gradient_is_read_without_writing_to_it():
+    param = numpy.zeros((CHUNK_SIZE + 1, 2), numpy.float32)
+    grad = numpy.broadcast_to(numpy.float32([1.0, 2.0]), param.shape)  # read-only view
+    update_in_chunks(_add_kernel([]), param, grad, (numpy.zeros_like(param),), 1, 1.0)
+    numpy.testing.assert_array_equal(param, grad)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "expected"), [("float16", "float32"), ("float32", "float32"), ("float64", "float64")]
+)
+def test_compute_dtype(dtype, expected):
+    assert compute_dtype(dtype) == numpy.dtype(expected)
+
+
+PARAM_SIZE = 300_000
+
+
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32])
+@pytest.mark.parametrize("name", optimizers.__all__)
+def test_an_update_allocates_nothing_that_grows_with_the_parameter(name, dtype):
+    link = Link()
+    with link.init_scope():
+        link.p = chainer.Parameter(numpy.linspace(-1, 1, PARAM_SIZE, dtype=dtype))
+    optimizer = getattr(optimizers, name)().setup(link)
+    link.p.grad = numpy.linspace(1, -1, PARAM_SIZE, dtype=dtype)
+    optimizer.update()  # creates the state and this thread's scratch buffers
+    tracemalloc.start()
+    try:
+        peaks = []
+        for _ in range(3):
+            tracemalloc.reset_peak()
+            optimizer.update()
+            peaks.append(tracemalloc.get_traced_memory()[1])
+    finally:
+        tracemalloc.stop()
+    # A single full-size temporary would be PARAM_SIZE * itemsize (600 KB or more).
+    assert max(peaks) < 32 * 1024, peaks
+
+
+@pytest.mark.parametrize(
+    "rule_class",
+    [optimizers.adam.AdamRule, optimizers.rmsprop.RMSpropRule, optimizers.ada_grad.AdaGradRule],
+)
+def test_gpu_kernels_refuse_an_eps_that_rounds_to_zero_in_float16(rule_class):
+    # GPU kernels compute in the parameter's dtype; the check runs before any CuPy call.
+    param = chainer.Parameter(numpy.zeros(2, numpy.float16))
+    param.grad = numpy.zeros(2, numpy.float16)
+    message = rf"{rule_class.__name__}: eps=1e-08 is too small for float16 \(it rounds to 0\)"
+    with pytest.raises(ValueError, match=message):
+        rule_class().update_core_gpu(param)
