@@ -1,9 +1,11 @@
-// The one Python extension module of ChainerX: chainerx._core. Binding code only.
+// The one Python extension module of ChainerX: chainerx._core. Binding code only; the parts are
+// registered from the other files of this directory.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "chainerx/build_info.h"
+#include "common.h"
 
 namespace nb = nanobind;
 
@@ -22,4 +24,11 @@ NB_MODULE(_core, m) {
                 return d;
             },
             "Return a dict describing how this ChainerX was built (version, compiler, backends).");
+    chainerx::python::InitConversions();
+    chainerx::python::InitErrors(m);
+    chainerx::python::InitDevices(m);
+    chainerx::python::InitArray(m);
+    chainerx::python::InitBackprop(m);
+    chainerx::python::InitRoutines(m);
+    chainerx::python::InitMathRoutines(m);
 }

@@ -1,7 +1,205 @@
-"""ChainerX: an ndarray with autograd implemented in C++, with a thin Python binding."""
+"""ChainerX: an ndarray with autograd implemented in C++, with a thin Python binding.
 
-from chainerx._core import build_info
+The array type is :class:`chainerx.ndarray`; routines follow NumPy's names and semantics, and
+every differentiable routine records a graph when an input requires gradients::
+
+    import chainerx as chx
+
+    x = chx.array([1.0, 2.0, 3.0]).require_grad()
+    y = (x * x).sum()
+    y.backward()
+    x.grad  # array([2., 4., 6.], ...)
+"""
+
+import numpy as _numpy
+
+from chainerx import _core
+from chainerx._core import (
+    Backend,
+    BackendError,
+    BackpropId,
+    ChainerxError,
+    Context,
+    ContextError,
+    Device,
+    DeviceError,
+    DimensionError,
+    DtypeError,
+    GradientError,
+    NotImplementedError,
+    absolute,
+    add,
+    all,
+    amax,
+    amin,
+    any,
+    arange,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctan2,
+    arctanh,
+    argmax,
+    argmin,
+    array,
+    asarray,
+    ascontiguousarray,
+    atleast_2d,
+    atleast_3d,
+    backprop_scope,
+    backward,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    broadcast_to,
+    build_info,
+    ceil,
+    clip,
+    concatenate,
+    copy,
+    cos,
+    cosh,
+    diag,
+    diagflat,
+    divide,
+    dot,
+    dsplit,
+    dstack,
+    empty,
+    empty_like,
+    equal,
+    exp,
+    expand_dims,
+    expm1,
+    eye,
+    fabs,
+    flip,
+    fliplr,
+    flipud,
+    floor,
+    floor_divide,
+    force_backprop_mode,
+    full,
+    full_like,
+    get_backend,
+    get_default_context,
+    get_default_device,
+    get_device,
+    grad,
+    greater,
+    greater_equal,
+    hsplit,
+    hstack,
+    identity,
+    invert,
+    is_backprop_required,
+    isfinite,
+    isinf,
+    isnan,
+    left_shift,
+    less,
+    less_equal,
+    linspace,
+    log,
+    log1p,
+    log2,
+    log10,
+    log_softmax,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    logsumexp,
+    matmul,
+    max,
+    maximum,
+    mean,
+    meshgrid,
+    min,
+    minimum,
+    mod,
+    moveaxis,
+    multiply,
+    ndarray,
+    negative,
+    no_backprop_mode,
+    nonzero,
+    not_equal,
+    ones,
+    ones_like,
+    power,
+    random,
+    ravel,
+    reciprocal,
+    relu,
+    remainder,
+    repeat,
+    reshape,
+    right_shift,
+    set_default_device,
+    sigmoid,
+    sign,
+    sin,
+    sinh,
+    softmax,
+    split,
+    sqrt,
+    square,
+    squeeze,
+    stack,
+    subtract,
+    sum,
+    swapaxes,
+    take,
+    tan,
+    tanh,
+    to_numpy,
+    transpose,
+    tri,
+    tril,
+    triu,
+    true_divide,
+    var,
+    vsplit,
+    vstack,
+    where,
+    zeros,
+    zeros_like,
+)
+from chainerx._creation import (
+    asanyarray,
+    frombuffer,
+    fromfile,
+    fromfunction,
+    fromiter,
+    fromstring,
+    loadtxt,
+)
+from chainerx._device import using_device
+
+abs = absolute
+
+# Dtypes are NumPy's: ``chainerx.float32 is numpy.float32`` and ``ndarray.dtype`` is a numpy.dtype.
+dtype = _numpy.dtype
+bool_ = _numpy.bool_
+int8 = _numpy.int8
+int16 = _numpy.int16
+int32 = _numpy.int32
+int64 = _numpy.int64
+uint8 = _numpy.uint8
+float16 = _numpy.float16
+float32 = _numpy.float32
+float64 = _numpy.float64
+all_dtypes = ("bool_", "int8", "int16", "int32", "int64", "uint8", "float16", "float32", "float64")
+
+newaxis = None
 
 __version__: str = build_info()["version"]
 
-__all__ = ["__version__", "build_info"]
+__all__ = sorted(
+    name for name in dir() if not name.startswith("_") and name not in {"annotations"}
+) + ["__version__"]
+del _core

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "chainerx/array.h"
+
+namespace chainerx {
+
+// Backpropagates from outputs through one graph and accumulates gradients into the .grad of
+// the leaf arrays (and of every still-alive array when retain_grad). An output without a
+// gradient set starts from ones.
+void Backward(const std::vector<Array>& outputs, const std::optional<BackpropId>& backprop_id = std::nullopt,
+              DoubleBackpropOption double_backprop = DoubleBackpropOption::kDisable, bool retain_grad = false);
+
+// Returns d(outputs)/d(inputs) without touching any .grad; an input the outputs do not depend
+// on gets no gradient (std::nullopt).
+std::vector<std::optional<Array>> Grad(const std::vector<Array>& outputs, const std::vector<Array>& inputs,
+                                       const std::optional<BackpropId>& backprop_id = std::nullopt,
+                                       DoubleBackpropOption double_backprop = DoubleBackpropOption::kDisable,
+                                       const std::vector<std::optional<Array>>& grad_outputs = {});
+
+}  // namespace chainerx

@@ -1,0 +1,23 @@
+#pragma once
+
+// Everything a C++ user of ChainerX needs: arrays, devices, autograd and the routines.
+#include "chainerx/array.h"
+#include "chainerx/backend.h"
+#include "chainerx/backprop_id.h"
+#include "chainerx/backprop_mode.h"
+#include "chainerx/backward.h"
+#include "chainerx/backward_builder.h"
+#include "chainerx/context.h"
+#include "chainerx/device.h"
+#include "chainerx/dtype.h"
+#include "chainerx/error.h"
+#include "chainerx/routines/creation.h"
+#include "chainerx/routines/indexing.h"
+#include "chainerx/routines/linalg.h"
+#include "chainerx/routines/logic.h"
+#include "chainerx/routines/manipulation.h"
+#include "chainerx/routines/math.h"
+#include "chainerx/routines/random.h"
+#include "chainerx/routines/reduction.h"
+#include "chainerx/scalar.h"
+#include "chainerx/shape.h"

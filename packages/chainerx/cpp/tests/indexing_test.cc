@@ -1,0 +1,82 @@
+#include "chainerx/routines/indexing.h"
+
+#include <gtest/gtest.h>
+
+#include "testing.h"
+
+namespace chainerx {
+namespace {
+
+using testing::CheckGradient;
+using testing::ExpectAllClose;
+using testing::MakeArray;
+using testing::ToVector;
+
+Array Iota(const Shape& shape) { return Reshape(AsType(Arange(0, shape.GetTotalSize()), Dtype::kFloat64), shape); }
+
+TEST(IndexingTest, BasicIndexing) {
+    Array a = Iota(Shape{3, 4});
+    ExpectAllClose(At(a, {1}), {4, 5, 6, 7});
+    ExpectAllClose(At(a, {-1, -1}), {11});
+    ExpectAllClose(At(a, {Slice{1, std::nullopt, 1}, Slice{std::nullopt, std::nullopt, 2}}), {4, 6, 8, 10});
+    ExpectAllClose(At(a, {Slice{std::nullopt, std::nullopt, -1}, 0}), {8, 4, 0});
+    ExpectAllClose(At(a, {ArrayIndex::Ellipsis(), 3}), {3, 7, 11});
+    EXPECT_EQ(At(a, {ArrayIndex::NewAxis(), 0}).shape(), (Shape{1, 4}));
+    EXPECT_EQ(At(a, {Slice{5, 9, 1}}).shape(), (Shape{0, 4}));
+    ExpectAllClose(At(a, {Slice{-2, -5, -1}, 1}), {5, 1});
+    EXPECT_EQ(At(a, {1}).data(), a.data());
+    try {
+        At(a, {3});
+        FAIL() << "expected IndexError";
+    } catch (const IndexError& e) {
+        EXPECT_STREQ(e.what(), "index 3 is out of bounds for axis 0 with size 3");
+    }
+    EXPECT_THROW(At(a, {0, 0, 0}), IndexError);
+    CheckGradient([](const Array& x) { return At(x, {Slice{1, 3, 1}, Slice{std::nullopt, std::nullopt, -2}}); }, a);
+}
+
+TEST(IndexingTest, Take) {
+    Array a = Iota(Shape{3, 2});
+    Array idx = MakeArray<int64_t>(Shape{2, 2}, {2, 0, -1, 1});
+    Array t = Take(a, idx, 0);
+    EXPECT_EQ(t.shape(), (Shape{2, 2, 2}));
+    ExpectAllClose(t, {4, 5, 0, 1, 4, 5, 2, 3});
+    ExpectAllClose(Take(a, MakeArray<int32_t>(Shape{2}, {5, 0})), {5, 0});
+    EXPECT_THROW(Take(a, MakeArray<int64_t>(Shape{1}, {3}), 0), IndexError);
+    EXPECT_THROW(Take(a, MakeArray<double>(Shape{1}, {0}), 0), IndexError);
+    // Repeated indices accumulate their gradients.
+    Array x = MakeArray<double>(Shape{3}, {1, 2, 3}).RequireGrad();
+    Sum(Take(x, MakeArray<int64_t>(Shape{3}, {0, 0, 2}))).Backward();
+    ExpectAllClose(*x.GetGrad(), {2, 0, 1});
+    CheckGradient([&](const Array& v) { return Take(v, idx, 0); }, a);
+}
+
+TEST(IndexingTest, Where) {
+    Array cond = MakeArray<bool>(Shape{3}, {true, false, true});
+    Array x = MakeArray<double>(Shape{3}, {1, 2, 3});
+    ExpectAllClose(Where(cond, x, Scalar{0}), {1, 0, 3});
+    ExpectAllClose(Where(cond, Scalar{-1}, x), {-1, 2, -1});
+    Array w = Where(MakeArray<bool>(Shape{2, 1}, {true, false}), x, MakeArray<int32_t>(Shape{1}, {7}));
+    EXPECT_EQ(w.dtype(), Dtype::kFloat64);
+    ExpectAllClose(w, {1, 2, 3, 7, 7, 7});
+    CheckGradient([&](const Array& v) { return Where(cond, v, Square(v)); }, x);
+}
+
+TEST(IndexingTest, Nonzero) {
+    Array a = MakeArray<int32_t>(Shape{2, 3}, {0, 1, 0, 2, 0, 3});
+    std::vector<Array> nz = Nonzero(a);
+    ASSERT_EQ(nz.size(), 2u);
+    EXPECT_EQ(ToVector<int64_t>(nz[0]), (std::vector<int64_t>{0, 1, 1}));
+    EXPECT_EQ(ToVector<int64_t>(nz[1]), (std::vector<int64_t>{1, 0, 2}));
+}
+
+TEST(IndexingTest, SetItem) {
+    Array a = Zeros(Shape{2, 3}, Dtype::kInt32);
+    SetItem(a, {Slice{}, 1}, MakeArray<double>(Shape{1}, {7.9}));
+    EXPECT_EQ(ToVector<int32_t>(a), (std::vector<int32_t>{0, 7, 0, 0, 7, 0}));
+    Array g = Zeros(Shape{2}, Dtype::kFloat32).RequireGrad();
+    EXPECT_THROW(SetItem(g, {0}, Ones(Shape{}, Dtype::kFloat32)), ChainerxError);
+}
+
+}  // namespace
+}  // namespace chainerx
