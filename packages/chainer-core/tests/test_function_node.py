@@ -378,3 +378,18 @@ def test_unchain_releases_inputs():
     node.unchain()
     assert node.inputs is None
     assert y.creator_node is None
+
+
+@pytest.mark.chainerx
+def test_chainerx_arrays_run_through_the_fallback_device():
+    from chainer.backends import _chainerx
+
+    if not _chainerx.is_available():
+        pytest.skip("needs the chainerx package with its ndarray")
+    device = chainer.get_device("native:0")
+    x = Variable(device.send(numpy.array([1.0, 2.0, 3.0])))
+    y = MulAdd().apply((x, x, x))[0]  # forward_chainerx falls back to NumPy and back
+    assert type(y.array) is type(x.array)
+    y.grad = device.send(numpy.ones(3))
+    y.backward()
+    numpy.testing.assert_allclose(backend.CpuDevice().send(x.grad), [3.0, 5.0, 7.0])

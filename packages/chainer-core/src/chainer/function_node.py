@@ -196,7 +196,7 @@ class FunctionNode:
         device = backend.get_device_from_array(in_data[0])
         fallback = device.fallback_device
         self.chainerx_device = device
-        with fallback:
+        with backend.using_device(fallback):
             outputs = self.forward(tuple(fallback.send(x) for x in in_data))
         return tuple(device.send(y) for y in outputs)
 
