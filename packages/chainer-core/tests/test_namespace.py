@@ -54,3 +54,14 @@ def test_unknown_attribute_is_attribute_error():
 
 def test_dir_lists_sibling_subpackages():
     assert {"links", "functions", "training"} <= set(dir(chainer))
+
+
+@pytest.mark.parametrize("name", sorted(_siblings.ATTRIBUTES))
+def test_sibling_provided_attributes(name):
+    module = _siblings.ATTRIBUTES[name]
+    dist = _siblings.PROVIDERS[module]
+    if not _installed(dist):
+        with pytest.raises(ImportError, match=f"pip install {dist}"):
+            getattr(chainer, name)
+    else:
+        assert getattr(chainer, name) is getattr(importlib.import_module(f"chainer.{module}"), name)

@@ -95,8 +95,10 @@ def __getattr__(name):
     # Subpackages shipped by chainer-links / chainer-training resolve on first access.
     if name in _siblings.PROVIDERS:
         return _siblings.import_sibling(name)
+    if name in _siblings.ATTRIBUTES:
+        return getattr(_siblings.import_sibling(_siblings.ATTRIBUTES[name]), name)
     raise AttributeError(f"module 'chainer' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_siblings.PROVIDERS))
+    return sorted(set(globals()) | set(_siblings.PROVIDERS) | set(_siblings.ATTRIBUTES))

@@ -18,12 +18,22 @@ PROVIDERS: dict[str, str] = {
     "links": "chainer-links",
     "link_hooks": "chainer-links",
     "distributions": "chainer-links",
+    "distribution": "chainer-links",
     "optimizers": "chainer-training",
     "optimizer_hooks": "chainer-training",
     "training": "chainer-training",
     "dataset": "chainer-training",
     "datasets": "chainer-training",
     "iterators": "chainer-training",
+}
+
+
+#: Top-level names of Chainer that live in a sibling's module: name -> subpackage of chainer.
+ATTRIBUTES: dict[str, str] = {
+    "Distribution": "distribution",
+    "cross_entropy": "distribution",
+    "kl_divergence": "distribution",
+    "register_kl": "distribution",
 }
 
 

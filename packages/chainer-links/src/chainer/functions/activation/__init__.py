@@ -1,0 +1,1 @@
+"""chainer.functions.activation: activation functions (each in its own module)."""

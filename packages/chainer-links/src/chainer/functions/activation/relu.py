@@ -1,0 +1,52 @@
+"""Rectified linear unit: ``max(x, 0)``."""
+
+from __future__ import annotations
+
+from chainer import backend
+from chainer._ops._util import force_array
+from chainer.function_node import FunctionNode
+from chainer.functions.activation import _fast_checks
+from chainer.functions.activation._scale_grad import ScaleGrad
+from chainer.variable import Variable
+
+_get_array_module = backend.get_array_module
+
+
+class ReLU(FunctionNode):
+    """``max(x, 0)``; it keeps its output, whose sign is all that backward needs."""
+
+    is_elementwise = True
+    _check_arrays = staticmethod(_fast_checks.check_float_input)
+
+    def forward(self, inputs: tuple) -> tuple:
+        x = inputs[0]
+        self.retain_outputs((0,))
+        return (force_array(_get_array_module(x).maximum(x, 0, dtype=x.dtype)),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        return ReLUGrad2(self.output_data[0]).apply(grad_outputs)
+
+
+class ReLUGrad2(ScaleGrad):
+    """Gradient of ReLU from its output ``y``: ``gy`` where ``y > 0``, zero elsewhere."""
+
+    def __init__(self, y) -> None:
+        super().__init__(y > 0)
+
+
+def relu(x) -> Variable:
+    """Rectified Linear Unit: :math:`f(x) = \\max(0, x)`.
+
+    Args:
+        x: Input variable or array of floating-point dtype, of any shape.
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+
+    Example:
+        >>> x = numpy.array([[-1, 0], [2, -3]], numpy.float32)
+        >>> F.relu(x).array
+        array([[0., 0.],
+               [2., 0.]], dtype=float32)
+    """
+    return ReLU().apply((x,))[0]

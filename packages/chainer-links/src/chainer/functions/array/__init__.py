@@ -1,0 +1,1 @@
+"""chainer.functions.array: array manipulations (each in its own module, at Chainer's path)."""

@@ -1,0 +1,1 @@
+"""chainer.functions.connection: convolutions, linear maps, embeddings and their relatives."""

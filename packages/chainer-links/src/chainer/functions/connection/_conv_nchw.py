@@ -1,0 +1,97 @@
+"""Convolution kernels in the ``(n, c, *dims)`` layout: im2col per sample, batched GEMMs.
+
+They serve CuPy arrays (with the CUDA im2col of :mod:`chainer.utils.conv_nd_kernel`) and the
+CPU where output rows are long enough for NumPy's strided copies to run at full speed.
+``W`` is ``(c_out, c_in / groups, *ksize)`` for all three kernels:
+
+- :func:`conv`: the convolution ``y = W * x``;
+- :func:`conv_transpose`: its adjoint in ``x`` (the deconvolution, and the input gradient);
+- :func:`conv_weight_grad`: its adjoint in ``W`` (the weight gradient).
+
+Reshapes spell every size out: with an empty batch, a ``-1`` would be ambiguous.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy
+
+from chainer import backend
+from chainer.functions.connection import _im2col_cpu
+from chainer.utils import conv_nd_kernel
+
+
+def grouped_weight(W, groups: int, dtype):
+    """``(c_out, c_in / g, *ksize) -> (g, c_out / g, c_in / g * prod(ksize))``."""
+    return W.astype(dtype, copy=False).reshape(groups, W.shape[0] // groups, W[0].size)
+
+
+def group_matmul(a, b):
+    """``a @ b`` over a leading group axis; a single ``dot`` when there is one group."""
+    if a.shape[0] == 1:
+        return a[0].dot(b[0])[None]
+    return backend.get_array_module(a).matmul(a, b)
+
+
+def _im2col(x, ksize, stride, pad, dilate, outs):
+    """``(n, c, *dims) -> (n, c, *ksize, *outs)``."""
+    if not isinstance(x, numpy.ndarray):
+        return conv_nd_kernel.im2col(x, ksize, stride, pad, dilate, outs)
+    n, c, *dims = x.shape
+    col = _im2col_cpu.im2col(x.reshape(n * c, *dims, 1), ksize, stride, pad, dilate, outs)
+    return col.reshape(n, c, *ksize, *outs)
+
+
+def _col2im(col, stride, pad, dilate, dims):
+    """``(n, c, *ksize, *outs) -> (n, c, *dims)``, contiguous."""
+    if not isinstance(col, numpy.ndarray):
+        return conv_nd_kernel.col2im(col, stride, pad, dims, dilate)
+    n, c = col.shape[:2]
+    img = _im2col_cpu.col2im(col.reshape(n * c, *col.shape[2:], 1), stride, pad, dilate, dims)
+    return numpy.ascontiguousarray(img.reshape(n, c, *dims))
+
+
+def _add_bias(y, b) -> None:
+    if b is not None:
+        y += b.astype(y.dtype, copy=False).reshape((1, -1) + (1,) * (y.ndim - 2))
+
+
+def conv(x, W, b, stride, pad, dilate, groups: int, outs):
+    """The convolution of ``x`` ``(n, c_in, *dims)``: ``(n, c_out, *outs)``."""
+    n, c_in = x.shape[:2]
+    ksize = W.shape[2:]
+    col = _im2col(x, ksize, stride, pad, dilate, outs)
+    col = col.reshape(n, groups, c_in // groups * math.prod(ksize), math.prod(outs))
+    xp = backend.get_array_module(x)
+    y = xp.matmul(grouped_weight(W, groups, x.dtype), col).reshape(n, W.shape[0], *outs)
+    _add_bias(y, b)
+    return y
+
+
+def conv_transpose(x, W, b, stride, pad, dilate, groups: int, dims):
+    """The adjoint of :func:`conv` in its input: ``(n, c_out, *outs) -> (n, c_in, *dims)``."""
+    n, _, *outs = x.shape
+    ksize = W.shape[2:]
+    w = grouped_weight(W, groups, x.dtype).transpose(0, 2, 1)
+    xp = backend.get_array_module(x)
+    col = xp.matmul(w, x.reshape(n, groups, W.shape[0] // groups, math.prod(outs)))
+    y = _col2im(col.reshape(n, W.shape[1] * groups, *ksize, *outs), stride, pad, dilate, dims)
+    _add_bias(y, b)
+    return y
+
+
+def _group_major(a, groups: int):
+    """``(n, g * m, ...) -> (g, m, n * prod(...))``: the batch joins the contracted axis."""
+    n, m, rest = a.shape[0], a.shape[1] // groups, math.prod(a.shape[2:])
+    a = a.reshape(n, groups, m, rest)
+    return a.transpose(1, 2, 0, 3).reshape(groups, m, n * rest)
+
+
+def conv_weight_grad(x, gy, ksize, stride, pad, dilate, groups: int):
+    """The adjoint of :func:`conv` in ``W``: ``(c_out, c_in / groups, *ksize)``."""
+    n, c_in = x.shape[:2]
+    col = _im2col(x, ksize, stride, pad, dilate, gy.shape[2:])
+    col = _group_major(col.reshape(n, c_in * math.prod(ksize), math.prod(gy.shape[2:])), groups)
+    gW = group_matmul(_group_major(gy, groups), col.transpose(0, 2, 1))
+    return gW.reshape(gy.shape[1], c_in // groups, *ksize)

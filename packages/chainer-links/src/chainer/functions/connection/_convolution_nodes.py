@@ -1,0 +1,206 @@
+"""The convolution nodes: N-d convolution, its weight gradient and the transposed convolution.
+
+They live together because each one's backward is made of the others: the input gradient of
+a convolution is a deconvolution, that of a deconvolution a convolution, and both weight
+gradients are :class:`ConvolutionNDGradW`. The public modules ``convolution_nd``,
+``deconvolution_nd`` and their 2-D counterparts export them with the wrapper functions.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from chainer._ops.array_ops import sum as _sum
+from chainer.function_node import FunctionNode
+from chainer.functions.connection import _conv_kernels
+from chainer.functions.connection._checks import (
+    expect_bias,
+    expect_count,
+    expect_float,
+    expect_ndim,
+    fail,
+)
+from chainer.functions.connection._conv_args import ConvArgs, int_tuple
+
+
+def _expect_inputs(in_data: tuple, ndim: int, groups: int, transposed: bool) -> None:
+    """Check ``x``, ``W`` (float, rank ``ndim + 2``) and ``b`` of a convolution, or of a
+    deconvolution when ``transposed``: their channel counts must fit together."""
+    expect_count(in_data, 2, 3)
+    x, W = in_data[0], in_data[1]
+    for name, array in (("x", x), ("W", W)):
+        expect_float(array, name)
+        expect_ndim(array, ndim + 2, name)
+    if transposed:
+        in_text, n_in = "W.shape[0]", W.shape[0]
+        out_text, n_out = "W.shape[1] * groups", W.shape[1] * groups
+    else:
+        in_text, n_in = "W.shape[1] * groups", W.shape[1] * groups
+        out_text, n_out = "W.shape[0]", W.shape[0]
+    if x.shape[1] != n_in:
+        fail(
+            f"x.shape[1] == {in_text}",
+            f"{x.shape[1]} != {n_in} (x.shape={x.shape}, W.shape={W.shape}, groups={groups})",
+        )
+    if W.shape[0] % groups:
+        fail("W.shape[0] % groups == 0", f"{W.shape[0]} % {groups} != 0")
+    if len(in_data) == 3:
+        expect_bias(in_data[2], x, n_out, out_text)
+
+
+class ConvolutionND(FunctionNode):
+    """Convolution over ``ndim`` spatial axes (im2col and one GEMM per group on the CPU).
+
+    Its backward is a deconvolution (input gradient) and :class:`ConvolutionNDGradW` (weight
+    gradient), both differentiable, so gradients of any order are available.
+    """
+
+    def __init__(
+        self, ndim: int, stride=1, pad=0, cover_all: bool = False, dilate=1, groups: int = 1
+    ) -> None:
+        self.ndim = ndim
+        self.args = ConvArgs(ndim, stride, pad, dilate, groups)
+        self.stride = self.args.stride
+        self.pad = self.args.pad
+        self.dilate = self.args.dilate
+        self.groups = self.args.groups
+        self.cover_all = bool(cover_all)
+
+    def _check_arrays(self, in_data: tuple) -> None:
+        _expect_inputs(in_data, self.ndim, self.groups, transposed=False)
+        x, W = in_data[0], in_data[1]
+        dims, ksize = x.shape[2:], W.shape[2:]
+        self.args.expect_positive_outs(
+            self.args.conv_outs(dims, ksize, self.cover_all), dims, ksize
+        )
+
+    def forward(self, inputs: tuple) -> tuple:
+        self.retain_inputs((0, 1))
+        x, W = inputs[0], inputs[1]
+        b = inputs[2] if len(inputs) == 3 else None
+        a = self.args
+        outs = a.conv_outs(x.shape[2:], W.shape[2:], self.cover_all)
+        return (_conv_kernels.conv(x, W, b, a.stride, a.pad, a.dilate, a.groups, outs),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        x, W = self.get_retained_inputs()
+        gy = grad_outputs[0]
+        ret = []
+        if 0 in indexes:
+            deconv = DeconvolutionND(
+                self.ndim, self.stride, self.pad, x.shape[2:], self.dilate, self.groups
+            )
+            ret.append(deconv.apply((gy, W))[0])
+        if 1 in indexes:
+            ret.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0])
+        if 2 in indexes:
+            ret.append(_sum(gy, axis=(0, *range(2, gy.ndim))))
+        return tuple(ret)
+
+
+class ConvolutionNDGradW(FunctionNode):
+    """The weight gradient of a convolution from ``(x, gy)``; differentiable in both.
+
+    Args:
+        conv: The convolution (or deconvolution) node whose ``stride``, ``pad``, ``dilate`` and
+            ``groups`` it uses.
+        W_shape: Shape of the weight, ``(c_out, c_in / groups, *ksize)``.
+        W_dtype: Dtype of the weight (the gradient is cast to it).
+    """
+
+    def __init__(self, conv, W_shape: tuple, W_dtype) -> None:
+        self.ndim = len(W_shape) - 2
+        self.args = ConvArgs(self.ndim, conv.stride, conv.pad, conv.dilate, conv.groups)
+        self.ksize = tuple(W_shape[2:])
+        self.W_shape = tuple(W_shape)
+        self.W_dtype = numpy.dtype(W_dtype)
+
+    def forward(self, inputs: tuple) -> tuple:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        a = self.args
+        gW = _conv_kernels.conv_weight_grad(x, gy, self.ksize, a.stride, a.pad, a.dilate, a.groups)
+        return (gW.astype(self.W_dtype, copy=False),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        x, gy = self.get_retained_inputs()
+        ggW = grad_outputs[0]
+        a = self.args
+        ret = []
+        if 0 in indexes:
+            deconv = DeconvolutionND(self.ndim, a.stride, a.pad, x.shape[2:], a.dilate, a.groups)
+            ret.append(deconv.apply((gy, ggW))[0])
+        if 1 in indexes:
+            cover_all = a.covers_all(x.shape[2:], self.ksize, gy.shape[2:])
+            conv = ConvolutionND(self.ndim, a.stride, a.pad, cover_all, a.dilate, a.groups)
+            ret.append(conv.apply((x, ggW))[0])
+        return tuple(ret)
+
+
+class DeconvolutionND(FunctionNode):
+    """Transposed convolution over ``ndim`` spatial axes: the adjoint of :class:`ConvolutionND`.
+
+    Its backward is a convolution (input gradient) and ``ConvolutionNDGradW`` (weight
+    gradient), so gradients of any order are available.
+    """
+
+    def __init__(
+        self, ndim: int, stride=1, pad=0, outsize=None, dilate=1, groups: int = 1
+    ) -> None:
+        self.ndim = ndim
+        self.args = ConvArgs(ndim, stride, pad, dilate, groups)
+        self.stride = self.args.stride
+        self.pad = self.args.pad
+        self.dilate = self.args.dilate
+        self.groups = self.args.groups
+        self.outsize = None if outsize is None else int_tuple(outsize, ndim, "outsize")
+
+    def _out_dims(self, x, W) -> tuple:
+        if self.outsize is not None:
+            return self.outsize
+        return self.args.deconv_outs(x.shape[2:], W.shape[2:])
+
+    def _check_arrays(self, in_data: tuple) -> None:
+        _expect_inputs(in_data, self.ndim, self.groups, transposed=True)
+        x, W = in_data[0], in_data[1]
+        dims, ksize, a = x.shape[2:], W.shape[2:], self.args
+        outs = self._out_dims(x, W)
+        if min(outs) <= 0:
+            fail(
+                "positive output size",
+                f"x.shape[2:]={dims}, ksize={ksize}, stride={a.stride}, pad={a.pad}, "
+                f"dilate={a.dilate} give output size {outs}",
+            )
+        if self.outsize is not None:
+            low, high = a.conv_outs(outs, ksize, False), a.conv_outs(outs, ksize, True)
+            if not all(lo <= d <= hi for lo, d, hi in zip(low, dims, high)):
+                fail(
+                    "the convolution of an input of size outsize has the size of x: "
+                    f"{low} <= x.shape[2:] <= {high}",
+                    f"x.shape[2:] == {dims} (outsize={outs}, ksize={ksize}, "
+                    f"stride={a.stride}, pad={a.pad}, dilate={a.dilate})",
+                )
+
+    def forward(self, inputs: tuple) -> tuple:
+        self.retain_inputs((0, 1))
+        x, W = inputs[0], inputs[1]
+        b = inputs[2] if len(inputs) == 3 else None
+        a = self.args
+        dims = self._out_dims(x, W)
+        return (_conv_kernels.conv_transpose(x, W, b, a.stride, a.pad, a.dilate, a.groups, dims),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        x, W = self.get_retained_inputs()
+        gy = grad_outputs[0]
+        a = self.args
+        ret = []
+        if 0 in indexes:
+            cover_all = a.covers_all(gy.shape[2:], W.shape[2:], x.shape[2:])
+            conv = ConvolutionND(self.ndim, a.stride, a.pad, cover_all, a.dilate, a.groups)
+            ret.append(conv.apply((gy, W))[0])
+        if 1 in indexes:
+            grad_w = ConvolutionNDGradW(self, W.shape, W.dtype)
+            ret.append(grad_w.apply((gy, x))[0])
+        if 2 in indexes:
+            ret.append(_sum(gy, axis=(0, *range(2, gy.ndim))))
+        return tuple(ret)

@@ -1,0 +1,88 @@
+"""NumPy im2col / col2im over arrays with a leading and a trailing non-spatial axis.
+
+Images are ``(a, *dims, b)`` and columns ``(a, *ksize, *outs, b)``. With ``a = n * c`` and
+``b = 1`` this is the usual ``(n, c, *ksize, *outs)`` layout; with ``a = c`` and ``b = n`` the
+batch is the last axis, so that every copy moves runs of ``out_w * n`` numbers. One tap of the
+kernel is one strided slice assignment, ``prod(ksize)`` of them in all.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy
+
+_ALL = slice(None)
+
+
+def padded_lengths(dims, ksize, stride, pad, dilate, outs) -> list[int]:
+    """Length of each padded axis; the last window may run past the padding (cover_all)."""
+    return [
+        max(d + 2 * p, (k - 1) * dl + (o - 1) * s + 1)
+        for d, k, s, p, dl, o in zip(dims, ksize, stride, pad, dilate, outs)
+    ]
+
+
+def _is_identity(ksize, stride, pad, dims, outs) -> bool:
+    """A 1x1 kernel with unit stride and no padding: the columns are the image itself."""
+    return (
+        all(k == 1 for k in ksize)
+        and all(s == 1 for s in stride)
+        and not any(pad)
+        and tuple(dims) == tuple(outs)
+    )
+
+
+def _taps_and_windows(ksize, stride, dilate, outs) -> list[tuple[tuple, tuple]]:
+    """One ``(tap, window)`` index pair per kernel tap: ``col[tap]`` is the tap's slot in the
+    columns and ``padded[window]`` the strided slices of the padded image it reads."""
+    per_axis = [
+        [slice(t * dl, t * dl + (o - 1) * s + 1, s) for t in range(k)]
+        for k, s, dl, o in zip(ksize, stride, dilate, outs)
+    ]
+    taps = itertools.product(*map(range, ksize))
+    windows = itertools.product(*per_axis)
+    return [((_ALL, *t), (_ALL, *w)) for t, w in zip(taps, windows)]
+
+
+def _inside(pad, dims) -> tuple:
+    return (_ALL, *(slice(p, p + d) for p, d in zip(pad, dims)))
+
+
+def im2col(img, ksize, stride, pad, dilate, outs) -> numpy.ndarray:
+    """``(a, *dims, b) -> (a, *ksize, *outs, b)`` columns, zero outside the image.
+
+    ``img`` may be any view (a transposed one, say): it is copied once, into the padded
+    buffer, before the taps are read.
+    """
+    a, *dims, b = img.shape
+    if _is_identity(ksize, stride, pad, dims, outs):
+        return numpy.ascontiguousarray(img).reshape(a, *ksize, *outs, b)
+    lengths = padded_lengths(dims, ksize, stride, pad, dilate, outs)
+    if lengths == dims:
+        padded = numpy.ascontiguousarray(img)
+    else:
+        padded = numpy.zeros((a, *lengths, b), dtype=img.dtype)
+        padded[_inside(pad, dims)] = img
+    col = numpy.empty((a, *ksize, *outs, b), dtype=img.dtype)
+    for tap, window in _taps_and_windows(ksize, stride, dilate, outs):
+        col[tap] = padded[window]
+    return col
+
+
+def col2im(col, stride, pad, dilate, dims) -> numpy.ndarray:
+    """Add ``(a, *ksize, *outs, b)`` columns back onto ``(a, *dims, b)``: the adjoint.
+
+    The result may be a view into a larger (padded) buffer.
+    """
+    ndim = len(dims)
+    a, b = col.shape[0], col.shape[-1]
+    ksize = col.shape[1 : 1 + ndim]
+    outs = col.shape[1 + ndim : 1 + 2 * ndim]
+    if _is_identity(ksize, stride, pad, dims, outs):
+        return col.reshape(a, *dims, b)
+    lengths = padded_lengths(dims, ksize, stride, pad, dilate, outs)
+    padded = numpy.zeros((a, *lengths, b), dtype=col.dtype)
+    for tap, window in _taps_and_windows(ksize, stride, dilate, outs):
+        padded[window] += col[tap]
+    return padded[_inside(pad, dims)]

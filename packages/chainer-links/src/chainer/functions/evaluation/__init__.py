@@ -1,0 +1,1 @@
+"""chainer.functions.evaluation: metrics of predictions (not differentiable)."""

@@ -1,0 +1,1 @@
+"""chainer.functions.loss: loss functions (each in its own module, at Chainer's path)."""

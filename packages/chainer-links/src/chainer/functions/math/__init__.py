@@ -1,0 +1,1 @@
+"""chainer.functions.math: mathematical functions (each in its own module, at Chainer's path)."""

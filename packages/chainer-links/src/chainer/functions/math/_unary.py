@@ -1,0 +1,44 @@
+"""The shared skeleton of elementwise functions of one floating-point input."""
+
+from __future__ import annotations
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable, as_array
+
+
+class UnaryFloat(FunctionNode):
+    """An elementwise function ``y = f(x)`` of one floating-point array.
+
+    Subclasses name the array-module function in ``_xp_name`` (or override ``_compute``), say
+    what backward needs in ``_retain`` (``"x"``, ``"y"`` or ``"xy"``) and write
+    ``backward``.
+    """
+
+    is_elementwise = True
+    _xp_name = ""
+    _retain = "x"
+
+    def check_type_forward(self, in_types) -> None:
+        type_check.argname(in_types, ("x",))
+        type_check.expect(in_types[0].dtype.kind == "f")
+
+    def forward(self, inputs: tuple) -> tuple:
+        (x,) = inputs
+        if "x" in self._retain:
+            self.retain_inputs((0,))
+        if "y" in self._retain:
+            self.retain_outputs((0,))
+        y = self._compute(backend.get_array_module(x), x)
+        return (utils.force_array(y, x.dtype),)
+
+    def _compute(self, xp, x):
+        return getattr(xp, self._xp_name)(x)
+
+
+def piecewise_constant(x, xp_name: str) -> Variable:
+    """Apply a step function such as ``floor``; its gradient is zero, so no graph is built."""
+    x = as_array(x)
+    xp = backend.get_array_module(x)
+    return Variable(utils.force_array(getattr(xp, xp_name)(x), x.dtype), requires_grad=False)

@@ -1,0 +1,115 @@
+"""Tensor dot product: a sum of products over chosen axes of two arrays."""
+
+from __future__ import annotations
+
+import numpy
+
+from chainer import backend, utils
+from chainer._ops.array_ops import transpose
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+def _as_axis_list(axes, what: str) -> list:
+    if isinstance(axes, (int, numpy.integer)):
+        return [int(axes)]
+    try:
+        return [int(a) for a in axes]
+    except TypeError:
+        raise TypeError(f"{what} must be an int or a sequence of ints, got {axes!r}") from None
+
+
+def _split_axes(axes, a_ndim: int, b_ndim: int) -> tuple:
+    """The contracted axes ``(a_axes, b_axes)``, as non-negative ints, from ``axes``."""
+    if isinstance(axes, (int, numpy.integer)) and not isinstance(axes, bool):
+        n = int(axes)
+        if not 0 <= n <= min(a_ndim, b_ndim):
+            raise ValueError(
+                f"axes={n} must lie in [0, min(a.ndim, b.ndim)] = [0, {min(a_ndim, b_ndim)}]"
+            )
+        return list(range(a_ndim - n, a_ndim)), list(range(n))
+    if not (isinstance(axes, (tuple, list)) and len(axes) == 2):
+        raise TypeError(f"axes must be an int or a pair of axis lists, got {axes!r}")
+    a_axes = _as_axis_list(axes[0], "axes[0]")
+    b_axes = _as_axis_list(axes[1], "axes[1]")
+    if len(a_axes) != len(b_axes):
+        raise ValueError(f"axes[0] and axes[1] must have the same length, got {axes!r}")
+    for which, ax, ndim in (("a", a_axes, a_ndim), ("b", b_axes, b_ndim)):
+        if any(not -ndim <= i < ndim for i in ax) or len({i % ndim for i in ax}) != len(ax):
+            raise ValueError(f"invalid axes {ax} for {which} with ndim {ndim}")
+    return [i % a_ndim for i in a_axes], [i % b_ndim for i in b_axes]
+
+
+class TensorDot(FunctionNode):
+    """``numpy.tensordot(a, b, axes)``; the gradients are tensor dots with ``gy``."""
+
+    def __init__(self, axes=2) -> None:
+        self.axes = axes
+
+    def check_type_forward(self, in_types) -> None:
+        type_check.argname(in_types, ("a", "b"))
+        a_type, b_type = in_types
+        type_check.expect(a_type.dtype.kind == "f", a_type.dtype == b_type.dtype)
+        a_shape = type_check.eval(a_type.shape)
+        b_shape = type_check.eval(b_type.shape)
+        a_axes, b_axes = _split_axes(self.axes, len(a_shape), len(b_shape))
+        for i, j in zip(a_axes, b_axes):
+            if a_shape[i] != b_shape[j]:
+                raise type_check.InvalidType(
+                    f"a.shape[{i}] == b.shape[{j}]", f"{a_shape[i]} != {b_shape[j]}"
+                )
+
+    def forward(self, inputs: tuple) -> tuple:
+        self.retain_inputs((0, 1))
+        a, b = inputs
+        self.a_axes, self.b_axes = _split_axes(self.axes, a.ndim, b.ndim)
+        xp = backend.get_array_module(a, b)
+        y = xp.tensordot(a, b, axes=(self.a_axes, self.b_axes))
+        return (utils.force_array(y, a.dtype),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        a, b = self.get_retained_inputs()
+        gy = grad_outputs[0]
+        a_axes, b_axes = self.a_axes, self.b_axes
+        a_free = [i for i in range(a.ndim) if i not in a_axes]
+        b_free = [j for j in range(b.ndim) if j not in b_axes]
+        n_a_free = len(a_free)
+        grads = []
+        for i in indexes:
+            if i == 0:
+                g = tensordot(gy, b, (list(range(n_a_free, gy.ndim)), b_free))
+                # g's axes: a_free, then the contracted axes of b in b's order.
+                order = a_free + [a_axes[b_axes.index(j)] for j in sorted(b_axes)]
+            else:
+                g = tensordot(a, gy, (a_free, list(range(n_a_free))))
+                order = [b_axes[a_axes.index(k)] for k in sorted(a_axes)] + b_free
+            grads.append(_to_order(g, order))
+        return tuple(grads)
+
+
+def _to_order(g: Variable, order: list) -> Variable:
+    """Transpose ``g``, whose axis ``k`` is input axis ``order[k]``, into input order."""
+    perm = tuple(numpy.argsort(order).tolist())
+    return g if perm == tuple(range(len(perm))) else transpose(g, perm)
+
+
+def tensordot(a, b, axes=2) -> Variable:
+    """Tensor dot product of ``a`` and ``b`` over ``axes`` (as :func:`numpy.tensordot`).
+
+    Args:
+        a (:class:`~chainer.Variable` or :ref:`ndarray`): The first operand, of a
+            floating-point dtype.
+        b (:class:`~chainer.Variable` or :ref:`ndarray`): The second operand, of the dtype of
+            ``a``.
+        axes (int or pair of sequences): An int ``n`` contracts the last ``n`` axes of ``a``
+            with the first ``n`` of ``b``; a pair ``(a_axes, b_axes)`` names them.
+
+    Returns:
+        ~chainer.Variable: The product; its axes are the free axes of ``a``, then of ``b``.
+
+    Example:
+        >>> F.tensordot(np.ones((2, 3, 4)), np.ones((3, 4, 5))).shape
+        (2, 5)
+    """
+    return TensorDot(axes).apply((a, b))[0]

@@ -1,0 +1,1 @@
+"""chainer.functions.noise: noise injections (each in its own module)."""

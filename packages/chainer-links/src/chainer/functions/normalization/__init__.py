@@ -1,0 +1,1 @@
+"""chainer.functions.normalization: batch, layer, group and response normalizations."""

@@ -1,0 +1,1 @@
+"""chainer.functions.pooling: spatial pooling, unpooling and ROI pooling functions."""

@@ -1,0 +1,1 @@
+"""chainer.functions.rnn: recurrent cells and stacked recurrent networks."""

@@ -1,0 +1,1 @@
+"""chainer.functions.util: utility functions (each in its own module)."""

@@ -1,0 +1,72 @@
+"""Pieces shared by the links that own a weight ``W`` and an optional bias ``b``."""
+
+from __future__ import annotations
+
+import typing as tp
+from collections.abc import Sequence
+
+from chainer import initializers
+from chainer.link import Link
+from chainer.variable import Parameter
+
+
+def add_weight_and_bias(
+    link: Link,
+    initialW: tp.Any,
+    nobias: bool,
+    initial_bias: tp.Any,
+    bias_shape: int | tuple[int, ...] | None,
+) -> None:
+    """Register ``link.W`` (uninitialized) and ``link.b`` (``None`` when ``nobias``).
+
+    ``W`` gets its shape later, from ``link._initialize_params``; ``b`` is initialized now when
+    ``bias_shape`` is given, and left for ``_initialize_params`` when it is ``None``. A missing
+    ``initial_bias`` means zeros, as in Chainer.
+    """
+    with link.init_scope():
+        link.W = Parameter(initializers._get_initializer(initialW))
+        if nobias:
+            link.b = None
+        else:
+            bias_init = initializers._get_initializer(0 if initial_bias is None else initial_bias)
+            link.b = Parameter(bias_init, bias_shape)
+
+
+def split_lazy_channels(in_channels: tp.Any, out_channels: tp.Any, ksize: tp.Any) -> tuple:
+    """Resolve the ``(out_channels, ksize)`` shorthand of the convolution links.
+
+    ``Convolution2D(16, 3)`` means 16 output channels, a 3x3 kernel and an input channel count
+    read from the first input; it is written with ``ksize=None``.
+    """
+    if ksize is None:
+        return None, in_channels, out_channels
+    return in_channels, out_channels, ksize
+
+
+def check_groups(in_channels: int, out_channels: int, groups: int) -> None:
+    """Raise ``ValueError`` unless both channel counts are divisible by ``groups``."""
+    for name, channels in (("in_channels", in_channels), ("out_channels", out_channels)):
+        if channels % groups != 0:
+            raise ValueError(
+                f"{name} must be divisible by groups: got {name}={channels}, groups={groups}"
+            )
+
+
+def pair(value: int | Sequence[int]) -> tuple[int, int]:
+    """``value`` as a pair ``(height, width)``: an int is used for both."""
+    if isinstance(value, Sequence):
+        if len(value) != 2:
+            raise ValueError(f"expected an int or a pair of ints, got {tuple(value)}")
+        return tuple(value)
+    return value, value
+
+
+def add_gamma_and_beta(link: Link, initial_gamma: tp.Any, initial_beta: tp.Any) -> None:
+    """Register ``link.gamma`` (ones by default) and ``link.beta`` (zeros), uninitialized."""
+    with link.init_scope():
+        link.gamma = Parameter(
+            initializers._get_initializer(1 if initial_gamma is None else initial_gamma)
+        )
+        link.beta = Parameter(
+            initializers._get_initializer(0 if initial_beta is None else initial_beta)
+        )

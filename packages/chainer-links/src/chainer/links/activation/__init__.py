@@ -1,0 +1,1 @@
+"""Activation links: activations with learnt parameters (PReLU, Swish, Maxout, ...)."""

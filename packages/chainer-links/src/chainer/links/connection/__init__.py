@@ -1,0 +1,1 @@
+"""Connection links: linear maps, convolutions, embeddings and the blocks built from them."""

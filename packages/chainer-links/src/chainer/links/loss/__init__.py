@@ -1,0 +1,1 @@
+"""Loss links: output layers that own parameters (negative sampling, BlackOut, CRF, ...)."""

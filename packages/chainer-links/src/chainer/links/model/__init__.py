@@ -1,0 +1,1 @@
+"""Model links: complete models such as the ``Classifier`` wrapper."""

@@ -1,0 +1,57 @@
+"""relu: max(x, 0), its ReLUGrad2 backward, and dtype errors."""
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.functions.activation.relu import ReLU, ReLUGrad2
+from chainer.utils import type_check
+
+from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform_away_from_kinks
+
+
+@testing.parameterize(*testing.product({"shape": [(3, 2), (), (0, 3)], "dtype": FLOAT_DTYPES}))
+@testing.inject_backend_tests(None, [{}])
+class TestReLU(testing.FunctionTestCase):
+    def setUp(self):
+        loosen_for_float16(self)
+
+    def generate_inputs(self):
+        return (uniform_away_from_kinks(-1, 1, self.shape, self.dtype),)
+
+    def forward(self, inputs, device):
+        return (F.relu(inputs[0]),)
+
+    def forward_expected(self, inputs):
+        (x,) = inputs
+        return (numpy.where(x > 0, x, 0).astype(self.dtype),)
+
+
+def test_relu_backward_is_relu_grad_from_the_output():
+    x = chainer.Variable(numpy.array([-1.0, 2.0, 0.5], numpy.float32))
+    y = F.relu(x)
+    assert isinstance(y.creator_node, ReLU)
+    assert y.creator_node.output_data[0] is y.array  # the output is retained, not the input
+    gy = chainer.Variable(numpy.ones(3, numpy.float32))
+    (gx,) = chainer.grad([y], [x], [gy], enable_double_backprop=True)
+    assert isinstance(gx.creator_node, ReLUGrad2)
+    numpy.testing.assert_array_equal(gx.array, [0.0, 1.0, 1.0])
+
+
+def test_relu_accepts_a_plain_array_and_keeps_dtype():
+    y = F.relu(numpy.array([[-2.0, 3.0]], numpy.float16))
+    assert isinstance(y, chainer.Variable) and y.dtype == numpy.float16
+    numpy.testing.assert_array_equal(y.array, [[0.0, 3.0]])
+
+
+def test_relu_rejects_integer_input():
+    with pytest.raises(type_check.InvalidType, match=r"ReLU[\s\S]*x\.dtype\.kind == f"):
+        F.relu(numpy.array([1, -1], numpy.int32))
+
+
+def test_relu_skips_the_check_when_type_check_is_off():
+    with chainer.using_config("type_check", False):
+        y = F.relu(numpy.array([1, -1], numpy.int32))
+    numpy.testing.assert_array_equal(y.array, [1, 0])

@@ -1,0 +1,59 @@
+"""dstack: concatenation along axis 2 (below 3-D, promoted as numpy.atleast_3d does)."""
+
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+
+def _at_least_3d(x):
+    if x.ndim == 0:
+        return x.reshape(1, 1, 1)
+    if x.ndim == 1:
+        return x.reshape(1, -1, 1)
+    if x.ndim == 2:
+        return x[:, :, None]
+    return x
+
+
+_SHAPES = [
+    [(), ()],
+    [(3,), (3,)],
+    [(2, 3), (2, 3)],
+    [(2, 1, 1), (2, 1, 2)],
+    [(1, 2, 1, 2), (1, 2, 3, 2)],
+]
+
+
+@testing.parameterize(
+    *testing.product({"shapes": _SHAPES, "dtype": [numpy.float16, numpy.float32, numpy.float64]})
+)
+@testing.fix_random()
+@testing.inject_backend_tests(None, [{}])
+class TestDstack(testing.FunctionTestCase):
+    def setUp(self):
+        if self.dtype == numpy.float16:
+            self.check_backward_options = {"atol": 5e-3, "rtol": 5e-2}
+            self.check_double_backward_options = {"atol": 5e-3, "rtol": 5e-2}
+
+    def generate_inputs(self):
+        return tuple(numpy.random.uniform(-1, 1, s).astype(self.dtype) for s in self.shapes)
+
+    def forward(self, inputs, device):
+        return (F.dstack(inputs),)
+
+    def forward_expected(self, inputs):
+        return (numpy.concatenate([_at_least_3d(x) for x in inputs], axis=2),)
+
+
+def test_no_inputs_is_rejected():
+    with pytest.raises(ValueError, match="dstack needs at least one variable"):
+        F.dstack([])
+
+
+def test_mismatched_shapes_are_rejected():
+    xs = [numpy.zeros((2, 2, 2), numpy.float32), numpy.zeros((3, 3, 3), numpy.float32)]
+    with pytest.raises(type_check.InvalidType, match="except on axis"):
+        F.dstack(xs)

@@ -1,0 +1,50 @@
+"""swapaxes: a transpose of the input; forward against numpy.transpose, gradients, checks."""
+
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+# (arguments, the axes of the (2, 3, 4) input in output order)
+_CASES = [
+    ((0, 2), (2, 1, 0)),
+    ((-1, 1), (0, 2, 1)),
+    ((1, 1), (0, 1, 2)),
+]
+
+
+@testing.parameterize(
+    *testing.product({"case": _CASES, "dtype": [numpy.float16, numpy.float32, numpy.float64]})
+)
+@testing.fix_random()
+@testing.inject_backend_tests(None, [{}])
+class TestSwapaxes(testing.FunctionTestCase):
+    def setUp(self):
+        self.args, self.order = self.case
+        if self.dtype == numpy.float16:
+            self.check_backward_options = {"atol": 5e-3, "rtol": 5e-2}
+            self.check_double_backward_options = {"atol": 5e-3, "rtol": 5e-2}
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(-1, 1, (2, 3, 4)).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        return (F.swapaxes(inputs[0], *self.args),)
+
+    def forward_expected(self, inputs):
+        return (numpy.ascontiguousarray(inputs[0].transpose(self.order)),)
+
+
+_X = numpy.zeros((2, 3, 4), numpy.float32)
+
+
+def test_axis_out_of_range_is_rejected():
+    with pytest.raises(type_check.InvalidType, match=r"axis2 == -4"):
+        F.swapaxes(_X, 0, -4)
+
+
+def test_non_int_axis_is_rejected():
+    with pytest.raises(TypeError, match="axis1 must be an int, got NoneType"):
+        F.swapaxes(_X, None, 1)

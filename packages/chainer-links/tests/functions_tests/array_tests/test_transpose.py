@@ -1,0 +1,51 @@
+"""transpose: chainer-core's implementation at Chainer's path."""
+
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer import testing
+from chainer._ops import array_ops
+from chainer.functions.array.transpose import Transpose, transpose
+from chainer.utils import type_check
+
+
+def test_is_the_core_implementation():
+    assert Transpose is array_ops.Transpose
+    assert transpose is array_ops.transpose
+    assert F.transpose is transpose
+
+
+_CASES = [
+    ((2, 3, 4), ((2, 0, 1),), lambda x: x.transpose(2, 0, 1)),
+    ((2, 3), (), lambda x: x.T),
+    ((2, 3), ((-1, 0),), lambda x: x.T),
+    ((), (), lambda x: x),
+]
+
+
+@testing.parameterize(
+    *testing.product({"case": _CASES, "dtype": [numpy.float16, numpy.float32, numpy.float64]})
+)
+@testing.fix_random()
+@testing.inject_backend_tests(None, [{}])
+class TestTranspose(testing.FunctionTestCase):
+    def setUp(self):
+        self.shape, self.args, self.expected = self.case
+        if self.dtype == numpy.float16:
+            self.check_backward_options = {"atol": 5e-3, "rtol": 5e-2}
+            self.check_double_backward_options = {"atol": 5e-3, "rtol": 5e-2}
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(-1, 1, self.shape).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        return (F.transpose(inputs[0], *self.args),)
+
+    def forward_expected(self, inputs):
+        return (numpy.array(self.expected(inputs[0])),)
+
+
+def test_non_permutation_is_rejected():
+    with pytest.raises(type_check.InvalidType, match=r"axes is a permutation of range\(2\)"):
+        F.transpose(numpy.zeros((2, 3), numpy.float32), (0, 0))

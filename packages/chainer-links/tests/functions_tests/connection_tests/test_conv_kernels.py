@@ -1,0 +1,79 @@
+"""The two CPU layouts of the convolution kernels, checked directly against direct loops.
+
+Which layout a call uses depends on the shapes, so the function tests may not reach both for
+every geometry; here each layout runs every geometry. The per-sample layout is also the one
+CuPy arrays use (with the CUDA im2col), tested on a GPU by ``test_cupy_matches_numpy``.
+"""
+
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer.functions.connection import _conv_batch_last, _conv_kernels, _conv_nchw
+
+from .conftest import conv_reference, deconv_reference, uniform
+
+# (dims, ksize, stride, pad, dilate, groups, outs): outs larger than the plain output size
+# are what cover_all gives.
+GEOMETRIES = [
+    ((5, 6), (3, 2), (2, 1), (1, 0), (1, 2), 2, (3, 4)),
+    ((4, 4), (1, 1), (1, 1), (0, 0), (1, 1), 1, (4, 4)),
+    ((7,), (3,), (2,), (1,), (1,), 1, (4,)),
+    ((3, 4, 3), (2, 2, 1), (1, 2, 1), (0, 1, 0), (1, 1, 2), 3, (2, 3, 3)),
+]
+LAYOUTS = [_conv_nchw, _conv_batch_last]
+
+
+def _conv_with_outs(x, W, b, stride, pad, dilate, groups, outs):
+    plain = conv_reference(x, W, b, stride, pad, dilate, groups, cover_all=False)
+    if plain.shape[2:] == tuple(outs):
+        return plain
+    return conv_reference(x, W, b, stride, pad, dilate, groups, cover_all=True)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=["per_sample", "batch_last"])
+@pytest.mark.parametrize("n", [1, 3])
+@pytest.mark.parametrize("geometry", GEOMETRIES)
+def test_layout_matches_the_reference(layout, n, geometry):
+    dims, ksize, stride, pad, dilate, groups, outs = geometry
+    c_in, c_out = 2 * groups, 3 * groups
+    x = uniform((n, c_in, *dims), numpy.float64)
+    W = uniform((c_out, c_in // groups, *ksize), numpy.float64)
+    b = uniform((c_out,), numpy.float64)
+    gy = uniform((n, c_out, *outs), numpy.float64)
+    bx = uniform((c_in,), numpy.float64)
+    geo = (stride, pad, dilate, groups)
+
+    y = layout.conv(x, W, b, *geo, outs)
+    numpy.testing.assert_allclose(y, _conv_with_outs(x, W, b, *geo, outs), rtol=1e-12)
+    assert y.flags.c_contiguous
+
+    # The transposed convolution with the weight read as (c_out, c_in / g) -> (c_in / g ...).
+    gx = layout.conv_transpose(gy, W, bx, *geo, dims)
+    expected = deconv_reference(gy, W, bx, stride, pad, dilate, groups, dims)
+    numpy.testing.assert_allclose(gx, expected, rtol=1e-12, atol=1e-12)
+    assert gx.flags.c_contiguous
+
+    # The weight gradient is the adjoint: <conv(x, W), gy> == <W, grad_w(x, gy)>.
+    gW = layout.conv_weight_grad(x, gy, ksize, *geo)
+    assert gW.shape == W.shape
+    lhs = numpy.vdot(layout.conv(x, W, None, *geo, outs), gy)
+    numpy.testing.assert_allclose(numpy.vdot(W, gW), lhs, rtol=1e-12)
+
+
+def test_layout_choice_follows_row_length_and_channels():
+    wide = numpy.empty((64, 1, 28, 28), numpy.float32)
+    narrow = numpy.empty((64, 20, 12, 12), numpy.float32)
+    assert _conv_kernels._layout(wide, 1, 20, (5, 5), 24) is _conv_nchw
+    assert _conv_kernels._layout(narrow, 20, 50, (5, 5), 8) is _conv_batch_last
+    assert _conv_kernels._layout(narrow[:1], 20, 50, (5, 5), 8) is _conv_nchw
+
+
+@pytest.mark.gpu
+def test_cupy_matches_numpy():
+    cupy = pytest.importorskip("cupy")
+    x = uniform((2, 4, 6, 5), numpy.float32)
+    W = uniform((6, 2, 3, 2), numpy.float32)
+    expected = F.convolution_2d(x, W, stride=2, pad=1, groups=2).array
+    y = F.convolution_2d(cupy.asarray(x), cupy.asarray(W), stride=2, pad=1, groups=2)
+    numpy.testing.assert_allclose(cupy.asnumpy(y.array), expected, rtol=1e-5, atol=1e-5)

@@ -1,0 +1,84 @@
+"""einsum."""
+
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+
+def _einsum_by_loops(in_terms, out_term, arrays):
+    """Sum of products over every assignment of the letters (no numpy.einsum)."""
+    sizes = {}
+    for term, a in zip(in_terms, arrays):
+        for letter, n in zip(term, a.shape):
+            sizes[letter] = max(sizes.get(letter, 1), n)
+    letters = sorted(sizes)
+    y = numpy.zeros([sizes[c] for c in out_term])
+    for values in numpy.ndindex(*[sizes[c] for c in letters]):
+        at = dict(zip(letters, values))
+        product = 1.0
+        for term, a in zip(in_terms, arrays):
+            # A length-1 axis broadcasts: it is read at 0.
+            product *= a[tuple(at[c] if n > 1 else 0 for c, n in zip(term, a.shape))]
+        y[tuple(at[c] for c in out_term)] += product
+    return y
+
+
+@testing.fix_random()
+@testing.parameterize(
+    *testing.product(
+        {
+            "dtype": [numpy.float16, numpy.float32, numpy.float64],
+            "case": [
+                ("ij,jk->ik", "ij,jk", "ik", [(2, 3), (3, 4)]),
+                ("ij,jk", "ij,jk", "ik", [(2, 3), (3, 4)]),
+                ("ii->i", "ii", "i", [(3, 3)]),
+                ("ii", "ii", "", [(3, 3)]),
+                ("ij->j", "ij", "j", [(2, 3)]),
+                ("i,j->ij", "i,j", "ij", [(2,), (3,)]),
+                ("iij,jk->ki", "iij,jk", "ki", [(2, 2, 3), (3, 4)]),
+                ("...ij,...jk->...ik", "abij,bjk", "abik", [(1, 2, 2, 3), (2, 3, 2)]),
+                ("ij,jk,kl->il", "ij,jk,kl", "il", [(2, 3), (3, 2), (2, 2)]),
+                ("ij,ij->", "ij,ij", "", [(1, 3), (2, 3)]),
+            ],
+        }
+    )
+)
+@testing.inject_backend_tests(None, [{}])
+class TestEinSum(testing.FunctionTestCase):
+    def setUp(self):
+        self.subscripts, terms, self.out_term, self.shapes = self.case
+        self.in_terms = terms.split(",")
+        if self.dtype == numpy.float16:
+            self.check_forward_options = {"atol": 1e-2, "rtol": 1e-2}
+            self.check_backward_options = {"atol": 5e-2, "rtol": 5e-2}
+            self.check_double_backward_options = {"atol": 5e-2, "rtol": 5e-2}
+
+    def generate_inputs(self):
+        return tuple(numpy.random.uniform(-1, 1, s).astype(self.dtype) for s in self.shapes)
+
+    def forward(self, inputs, device):
+        return (F.einsum(self.subscripts, *inputs),)
+
+    def forward_expected(self, inputs):
+        arrays = [x.astype(numpy.float64) for x in inputs]
+        y = _einsum_by_loops(self.in_terms, self.out_term, arrays)
+        return (numpy.asarray(y, dtype=self.dtype),)
+
+
+def test_bad_subscripts_are_rejected():
+    a = numpy.ones((2, 3))
+    with pytest.raises(ValueError, match=r"name 2 operands, but 1 are given"):
+        F.einsum("ij,jk", a)
+    with pytest.raises(ValueError, match=r"names 2 axes, but its operand has shape \(2, 3, 1\)"):
+        F.einsum("ij", numpy.ones((2, 3, 1)))
+    with pytest.raises(ValueError, match=r"invalid output subscripts in 'ij->ii'"):
+        F.einsum("ij->ii", a)
+    with pytest.raises(ValueError, match=r"use letters"):
+        F.einsum("i1", a)
+    with pytest.raises(TypeError, match=r"subscripts string first"):
+        F.einsum(a, a)
+    with pytest.raises(type_check.InvalidType, match=r"axes labelled 'j' have equal lengths"):
+        F.einsum("ij,jk", a, numpy.ones((4, 2)))

@@ -1,0 +1,34 @@
+"""ndtr."""
+
+import math
+import unittest
+
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+
+def _expected(x, dtype):
+    # The standard normal CDF through the error function.
+    cdf = numpy.vectorize(lambda v: 0.5 * (1 + math.erf(v / math.sqrt(2))))
+    return cdf(x.astype(numpy.float64)).astype(dtype)
+
+
+def _make_data(shape, dtype):
+    x = numpy.random.uniform(-2, 2, shape).astype(dtype)
+    gy, ggx = (numpy.random.uniform(-1, 1, shape).astype(dtype) for _ in range(2))
+    return x, gy, ggx
+
+
+@testing.fix_random()
+@testing.unary_math_function_unittest(F.ndtr, func_expected=_expected, make_data=_make_data)
+class TestNdtr(unittest.TestCase):
+    pass
+
+
+def test_integer_input_is_rejected():
+    with pytest.raises(type_check.InvalidType, match=r"x\.dtype\.kind == f"):
+        F.ndtr(numpy.ones(3, numpy.int32))

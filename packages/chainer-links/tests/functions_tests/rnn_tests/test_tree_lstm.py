@@ -1,0 +1,61 @@
+"""tree_lstm: any number of children; gates a, i, o, f_1 .. f_n; gradients of every input."""
+
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+from .conftest import FLOAT_DTYPES, loosen_for_float16
+
+
+def _sigmoid(x):
+    return 1 / (1 + numpy.exp(-x))
+
+
+def tree_lstm_reference(*inputs):
+    """Child-sum TreeLSTM with gates a, i, o, f_1 .. f_n interleaved along axis 1 of x."""
+    *cs, x = (v.astype(numpy.float64) for v in inputs)
+    n_gates = 3 + len(cs)
+    c = numpy.tanh(x[:, 0::n_gates]) * _sigmoid(x[:, 1::n_gates])
+    for k, c_child in enumerate(cs):
+        c = c + _sigmoid(x[:, 3 + k :: n_gates]) * c_child
+    return c, _sigmoid(x[:, 2::n_gates]) * numpy.tanh(c)
+
+
+@testing.parameterize(
+    *testing.product({"n_children": [1, 2, 3], "trailing": [(), (2,)], "dtype": FLOAT_DTYPES})
+)
+@testing.inject_backend_tests(None, [{}])
+class TestTreeLSTM(testing.FunctionTestCase):
+    def setUp(self):
+        loosen_for_float16(self)
+
+    def generate_inputs(self):
+        units = 2
+        c_shape = (3, units) + self.trailing
+        x_shape = (3, (3 + self.n_children) * units) + self.trailing
+        cs = [
+            numpy.random.uniform(-1, 1, c_shape).astype(self.dtype) for _ in range(self.n_children)
+        ]
+        return (*cs, numpy.random.uniform(-1, 1, x_shape).astype(self.dtype))
+
+    def forward(self, inputs, device):
+        return F.tree_lstm(*inputs)
+
+    def forward_expected(self, inputs):
+        return tuple(y.astype(self.dtype) for y in tree_lstm_reference(*inputs))
+
+
+def test_tree_lstm_rejects_wrong_gate_count():
+    c = numpy.zeros((2, 3), numpy.float32)
+    with pytest.raises(
+        type_check.InvalidType, match=r"TreeLSTM[\s\S]*x\.shape\[1\] == 5 \* c1\.shape\[1\]"
+    ):
+        F.tree_lstm(c, c, numpy.zeros((2, 12), numpy.float32))
+
+
+def test_tree_lstm_needs_a_child_and_an_input():
+    with pytest.raises(type_check.InvalidType, match=r"in_types\.size >= 2\nActual: 1 < 2"):
+        F.tree_lstm(numpy.zeros((2, 12), numpy.float32))

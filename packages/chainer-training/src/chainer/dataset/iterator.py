@@ -1,0 +1,50 @@
+"""``Iterator``: the interface every dataset iterator implements."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Iterator:
+    """Base class of all dataset iterators.
+
+    An iterator walks over a dataset and returns one mini-batch (usually a list of examples)
+    per :meth:`next` call. It supports Python's iterator protocol and the context-manager
+    protocol, whose exit calls :meth:`finalize`. Iterators used in training also provide
+    ``epoch``, ``epoch_detail``, ``previous_epoch_detail``, ``is_new_epoch`` and ``batch_size``
+    and save their position through :meth:`serialize`, so that a resumed run continues where
+    the saved one stopped.
+
+    Example:
+        >>> with chainer.iterators.SerialIterator(dataset, 32, repeat=False) as it:
+        ...     for batch in it:
+        ...         ...
+    """
+
+    def __iter__(self) -> Iterator:
+        return self
+
+    def __next__(self) -> Any:
+        return self.next()
+
+    def next(self) -> Any:
+        """Return the next mini-batch; raise ``StopIteration`` when there is none."""
+        raise NotImplementedError(f"{type(self).__name__} must implement next")
+
+    def finalize(self) -> None:
+        """Release the resources (worker threads, processes, files) the iterator holds.
+
+        The iterator must not be used afterwards. The base implementation does nothing.
+        """
+
+    def __enter__(self) -> Iterator:
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback) -> None:
+        self.finalize()
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load the iterator's position with a :class:`~chainer.AbstractSerializer`.
+
+        The base implementation stores nothing.
+        """

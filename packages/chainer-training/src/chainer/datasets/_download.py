@@ -1,0 +1,104 @@
+"""Fetching and parsing the raw files of the concrete datasets.
+
+A download that fails to parse is removed from the download cache, so that a corrupted
+file is reported once and fetched anew on the next call rather than failing forever.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import gzip
+import os
+import pickle
+import tarfile
+import zlib
+from collections.abc import Callable
+from typing import IO, Any, TypeVar
+
+import numpy
+
+from chainer.dataset import download
+
+_T = TypeVar("_T")
+
+# What parsing a damaged or wrongly formatted download raises (gzip.BadGzipFile is an OSError,
+# which is otherwise not caught: permission problems are not the download's fault).
+_FORMAT_ERRORS = (
+    ValueError,
+    EOFError,
+    KeyError,
+    gzip.BadGzipFile,
+    zlib.error,
+    tarfile.TarError,
+    pickle.UnpicklingError,
+)
+
+
+def load_cached_download(url: str, parse: Callable[[str], _T], what: str) -> _T:
+    """Download ``url`` through the cache and return ``parse(path)``.
+
+    Raises:
+        ValueError: ``parse`` found the file damaged or not a ``what``; the file was removed
+            from the download cache.
+    """
+    path = download.cached_download(url)
+    try:
+        return parse(path)
+    except _FORMAT_ERRORS as error:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path)
+        raise ValueError(
+            f"the file downloaded from {url} is not a valid {what} ({error}); it was removed "
+            "from the download cache, call again to download it anew"
+        ) from error
+
+
+def cached_arrays(dataset_name: str, file_name: str, create: Callable[[], dict]) -> dict:
+    """Return the arrays cached in ``<root>/<dataset_name>/<file_name>``, creating them once.
+
+    Args:
+        create: Makes the arrays (a dict of name to NumPy array) from the raw downloads.
+    """
+
+    def creator(path: str) -> dict:
+        arrays = create()
+        numpy.savez_compressed(path, **arrays)
+        return arrays
+
+    def loader(path: str) -> dict:
+        with numpy.load(path, allow_pickle=False) as archive:
+            return {name: archive[name] for name in archive.files}
+
+    root = download.get_dataset_directory(dataset_name)
+    return download.cache_or_load_file(os.path.join(root, file_name), creator, loader)
+
+
+class _ArrayUnpickler(pickle.Unpickler):
+    """Unpickles containers and NumPy arrays only: the downloaded pickles run no code."""
+
+    # ndarray.__reduce__ names NumPy's private reconstruction function; take it from there
+    # rather than importing a private module (whose path differs between NumPy 1 and 2).
+    _reconstruct = numpy.ndarray.__reduce__(numpy.empty(0))[0]
+    _allowed = {
+        ("numpy.core.multiarray", "_reconstruct"): _reconstruct,
+        ("numpy._core.multiarray", "_reconstruct"): _reconstruct,
+        ("numpy", "ndarray"): numpy.ndarray,
+        ("numpy", "dtype"): numpy.dtype,
+        # Protocol-2 pickles written by Python 3 spell byte strings as _codecs.encode calls.
+        ("_codecs", "encode"): codecs.encode,
+    }
+
+    def find_class(self, module: str, name: str) -> Any:
+        try:
+            return self._allowed[module, name]
+        except KeyError:
+            raise pickle.UnpicklingError(
+                f"refusing to load {module}.{name}: the file should hold only arrays, "
+                "lists and dicts"
+            ) from None
+
+
+def load_array_pickle(file: IO[bytes]) -> Any:
+    """Unpickle a Python 2 era pickle of dicts, lists and NumPy arrays (keys become bytes)."""
+    return _ArrayUnpickler(file, encoding="bytes").load()

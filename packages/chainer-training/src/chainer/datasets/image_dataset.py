@@ -1,0 +1,241 @@
+"""Datasets of image files: plain files, zip archives, with or without labels.
+
+Images are read with Pillow, which is not a dependency of chainer-training: install it
+(``pip install pillow``) to use these classes. Each image is returned as an array of shape
+``(channels, height, width)`` in the requested dtype (``chainer.config.dtype`` by default),
+with the pixel values unchanged (0 to 255 for 8-bit images); a grayscale image has one
+channel, and an alpha channel is kept.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import io
+import itertools
+import operator
+import os
+import zipfile
+from collections.abc import Sequence
+from typing import Any
+
+import numpy
+
+import chainer
+from chainer.dataset.dataset_mixin import DatasetMixin
+from chainer.datasets._process_local import ProcessLocal
+
+
+def _pillow_image_module(user: str):
+    try:
+        from PIL import Image
+    except ImportError as error:
+        raise ImportError(
+            f"{user} reads images with Pillow, which is not installed: pip install pillow "
+            f"(the import failed with: {error})"
+        ) from error
+    return Image
+
+
+def _read_image(source: Any, dtype: numpy.dtype) -> numpy.ndarray:
+    """Read an image file (a path or a binary file object) as a (C, H, W) array."""
+    image_module = _pillow_image_module("reading images")
+    with image_module.open(source) as image:
+        array = numpy.asarray(image, dtype=dtype)
+    if array.ndim == 2:
+        return array[numpy.newaxis]
+    return array.transpose(2, 0, 1)
+
+
+def _read_pairs(pairs: str | os.PathLike | Sequence) -> list[tuple[str, int]]:
+    """Read ``path label`` lines from a text file, or check a given list of pairs."""
+    if not isinstance(pairs, (str, os.PathLike)):
+        return [(path, label) for path, label in pairs]
+    result = []
+    with open(pairs) as lines:
+        for line_number, line in enumerate(lines, 1):
+            fields = line.split()
+            if not fields:
+                continue
+            if len(fields) != 2:
+                raise ValueError(
+                    f"line {line_number} of {os.fspath(pairs)!r} should be 'path label', got "
+                    f"{line.rstrip()!r}"
+                )
+            try:
+                result.append((fields[0], int(fields[1])))
+            except ValueError:
+                raise ValueError(
+                    f"line {line_number} of {os.fspath(pairs)!r} has the label {fields[1]!r}, "
+                    "expected an integer"
+                ) from None
+    return result
+
+
+def _checked_index(i: Any, length: int, what: str) -> int:
+    index = operator.index(i)
+    if not -length <= index < length:
+        raise IndexError(f"index {i} is out of range for a {what} of {length} examples")
+    return index
+
+
+class ImageDataset(DatasetMixin):
+    """Dataset of images built from a list of paths to image files.
+
+    Args:
+        paths: A list of image paths, or the path of a text file listing one per line.
+        root: The directory the image paths are relative to.
+        dtype: The dtype of the image arrays (``None``: ``chainer.config.dtype``).
+
+    Example:
+        >>> dataset = ImageDataset(['cat.png', 'dog.png'], root='images')
+        >>> dataset[0].shape
+        (3, 64, 64)
+    """
+
+    def __init__(
+        self,
+        paths: str | os.PathLike | Sequence[str],
+        root: str | os.PathLike = ".",
+        dtype: Any = None,
+    ) -> None:
+        _pillow_image_module(type(self).__name__)
+        if isinstance(paths, (str, os.PathLike)):
+            with open(paths) as lines:
+                paths = [line.strip() for line in lines if line.strip()]
+        self._paths = list(paths)
+        self._root = os.fspath(root)
+        self._dtype = chainer.get_dtype(dtype)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def get_example(self, i: int) -> numpy.ndarray:
+        """Read image ``i`` as a (C, H, W) array."""
+        path = self._paths[_checked_index(i, len(self), "ImageDataset")]
+        return _read_image(os.path.join(self._root, path), self._dtype)
+
+
+class LabeledImageDataset(DatasetMixin):
+    """Dataset of image and label pairs built from a list of paths and labels.
+
+    Args:
+        pairs: A list of ``(path, label)`` pairs, or the path of a text file with one
+            ``path label`` pair (separated by white space, label an integer) per line.
+        root: The directory the image paths are relative to.
+        dtype: The dtype of the image arrays (``None``: ``chainer.config.dtype``).
+        label_dtype: The dtype of the labels.
+
+    Example:
+        >>> dataset = LabeledImageDataset('train.txt', root='images')
+        >>> image, label = dataset[0]
+    """
+
+    def __init__(
+        self,
+        pairs: str | os.PathLike | Sequence[tuple[str, int]],
+        root: str | os.PathLike = ".",
+        dtype: Any = None,
+        label_dtype: Any = numpy.int32,
+    ) -> None:
+        _pillow_image_module(type(self).__name__)
+        self._pairs = _read_pairs(pairs)
+        self._root = os.fspath(root)
+        self._dtype = chainer.get_dtype(dtype)
+        self._label_dtype = label_dtype
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def get_example(self, i: int) -> tuple[numpy.ndarray, numpy.ndarray]:
+        """Read image ``i`` and return it with its label (a 0-d array)."""
+        path, label = self._pairs[_checked_index(i, len(self), "LabeledImageDataset")]
+        image = _read_image(os.path.join(self._root, path), self._dtype)
+        return image, numpy.array(label, dtype=self._label_dtype)
+
+
+class ZippedImageDataset(DatasetMixin):
+    """Dataset of images built from a zip file.
+
+    Every file member of the archive (directories excluded) is an example, in archive
+    order. The archive is opened separately in each process that reads it, so the dataset
+    works with :class:`~chainer.iterators.MultiprocessIterator` and can be pickled.
+
+    Args:
+        zipfilename: The path of the zip archive.
+        dtype: The dtype of the image arrays (``None``: ``chainer.config.dtype``).
+    """
+
+    def __init__(self, zipfilename: str | os.PathLike, dtype: Any = None) -> None:
+        _pillow_image_module(type(self).__name__)
+        self._archive = ProcessLocal(functools.partial(zipfile.ZipFile, os.fspath(zipfilename)))
+        self._paths = [name for name in self._archive.namelist() if not name.endswith("/")]
+        self._dtype = chainer.get_dtype(dtype)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def get_example(self, i_or_filename: int | str) -> numpy.ndarray:
+        """Read an image, given by its index or by its member name in the archive."""
+        if isinstance(i_or_filename, str):
+            name = i_or_filename
+        else:
+            name = self._paths[_checked_index(i_or_filename, len(self), "ZippedImageDataset")]
+        data = self._archive.read(name)
+        return _read_image(io.BytesIO(data), self._dtype)
+
+
+class MultiZippedImageDataset(DatasetMixin):
+    """Dataset of images built from a list of paths to zip files.
+
+    The examples are those of a :class:`ZippedImageDataset` per archive, one archive after
+    another.
+
+    Args:
+        zipfilenames: The paths of the zip archives.
+        dtype: The dtype of the image arrays (``None``: ``chainer.config.dtype``).
+    """
+
+    def __init__(self, zipfilenames: Sequence[str | os.PathLike], dtype: Any = None) -> None:
+        self._datasets = [ZippedImageDataset(name, dtype) for name in zipfilenames]
+        self._offsets = [0, *itertools.accumulate(len(d) for d in self._datasets)]
+
+    def __len__(self) -> int:
+        return self._offsets[-1]
+
+    def get_example(self, i: int) -> numpy.ndarray:
+        """Read image ``i`` of the concatenated archives."""
+        index = _checked_index(i, len(self), "MultiZippedImageDataset") % len(self)
+        which = bisect.bisect_right(self._offsets, index) - 1
+        return self._datasets[which].get_example(index - self._offsets[which])
+
+
+class LabeledZippedImageDataset(DatasetMixin):
+    """Dataset of zipped image and label pairs.
+
+    Args:
+        zipfilename: The path of the zip archive holding the images.
+        labelfilename: The path of a text file with one ``member label`` pair per line,
+            where ``member`` is the name of an image in the archive.
+        dtype: The dtype of the image arrays (``None``: ``chainer.config.dtype``).
+        label_dtype: The dtype of the labels.
+    """
+
+    def __init__(
+        self,
+        zipfilename: str | os.PathLike,
+        labelfilename: str | os.PathLike,
+        dtype: Any = None,
+        label_dtype: Any = numpy.int32,
+    ) -> None:
+        self._images = ZippedImageDataset(zipfilename, dtype)
+        self._pairs = _read_pairs(labelfilename)
+        self._label_dtype = label_dtype
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def get_example(self, i: int) -> tuple[numpy.ndarray, numpy.ndarray]:
+        """Read image ``i`` of the label file and return it with its label (a 0-d array)."""
+        name, label = self._pairs[_checked_index(i, len(self), "LabeledZippedImageDataset")]
+        return self._images.get_example(name), numpy.array(label, dtype=self._label_dtype)

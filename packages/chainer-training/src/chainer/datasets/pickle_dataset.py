@@ -1,0 +1,136 @@
+"""``PickleDataset``: random access to a file of consecutive pickles, and its writer.
+
+Loading a pickle can run arbitrary code: open only files you trust.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import os
+import pickle
+import threading
+from typing import IO, Any
+
+from chainer.dataset.dataset_mixin import DatasetMixin
+from chainer.datasets._process_local import ProcessLocal
+
+
+class PickleDatasetWriter:
+    """Writer class that makes PickleDataset.
+
+    Each :meth:`write` appends one pickle, so that :class:`PickleDataset` can later seek to
+    any example. It is a context manager that closes the writer on exit.
+
+    Args:
+        writer: A binary file object opened for writing.
+        protocol: The pickle protocol.
+
+    Example:
+        >>> with open_pickle_dataset_writer('data.pkl') as writer:
+        ...     for example in examples:
+        ...         writer.write(example)
+    """
+
+    def __init__(self, writer: IO[bytes], protocol: int = pickle.HIGHEST_PROTOCOL) -> None:
+        self._writer = writer
+        self._protocol = protocol
+
+    def write(self, x: Any) -> None:
+        """Append one example."""
+        pickle.dump(x, self._writer, protocol=self._protocol)
+
+    def flush(self) -> None:
+        """Flush the underlying writer."""
+        self._writer.flush()
+
+    def close(self) -> None:
+        """Close the underlying writer."""
+        self._writer.close()
+
+    def __enter__(self) -> PickleDatasetWriter:
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback) -> None:
+        self.close()
+
+
+class PickleDataset(DatasetMixin):
+    """Dataset stored in a storage using pickle.
+
+    The constructor reads the whole file once to find where each pickle starts; an access
+    seeks there and unpickles one example. Accesses from several threads are serialized.
+    It is a context manager that closes the reader on exit.
+
+    Args:
+        reader: A seekable binary file object positioned at the first pickle, such as one
+            written by :class:`PickleDatasetWriter`. Prefer :func:`open_pickle_dataset`,
+            whose reader is reopened in each worker process of a
+            :class:`~chainer.iterators.MultiprocessIterator`.
+    """
+
+    def __init__(self, reader: IO[bytes]) -> None:
+        self._reader = reader
+        self._lock = ProcessLocal(threading.Lock)
+        self._positions = []
+        while True:
+            position = reader.tell()
+            try:
+                pickle.load(reader)
+            except EOFError:
+                break
+            self._positions.append(position)
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def get_example(self, index: int) -> Any:
+        """Unpickle and return example ``index``."""
+        i = operator.index(index)
+        if not -len(self) <= i < len(self):
+            raise IndexError(
+                f"index {index} is out of range for a PickleDataset of {len(self)} examples"
+            )
+        with self._lock.get():
+            self._reader.seek(self._positions[i])
+            return pickle.load(self._reader)
+
+    def close(self) -> None:
+        """Close the reader."""
+        self._reader.close()
+
+    def __enter__(self) -> PickleDataset:
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback) -> None:
+        self.close()
+
+
+def open_pickle_dataset(path: str | os.PathLike) -> PickleDataset:
+    """Opens a dataset stored in a given path.
+
+    The file is opened separately in each process that reads it, so the dataset works with
+    :class:`~chainer.iterators.MultiprocessIterator` and can be pickled.
+
+    Args:
+        path: The path of a file written by :class:`PickleDatasetWriter`.
+
+    Returns:
+        A :class:`PickleDataset` (close it, or use it as a context manager).
+    """
+    return PickleDataset(ProcessLocal(functools.partial(open, os.fspath(path), "rb")))
+
+
+def open_pickle_dataset_writer(
+    path: str | os.PathLike, protocol: int = pickle.HIGHEST_PROTOCOL
+) -> PickleDatasetWriter:
+    """Opens a writer to make a PickleDataset.
+
+    Args:
+        path: The file to create (an existing file is overwritten).
+        protocol: The pickle protocol.
+
+    Returns:
+        A :class:`PickleDatasetWriter` (close it, or use it as a context manager).
+    """
+    return PickleDatasetWriter(open(os.fspath(path), "wb"), protocol)

@@ -1,0 +1,126 @@
+"""Image datasets (need Pillow)."""
+
+import zipfile
+
+import numpy
+import pytest
+
+import chainer
+from chainer import datasets
+
+Image = pytest.importorskip("PIL.Image")
+
+
+def _rgb(seed):
+    return numpy.random.RandomState(seed).randint(0, 256, (4, 5, 3)).astype(numpy.uint8)
+
+
+def _gray(seed):
+    return numpy.random.RandomState(seed).randint(0, 256, (3, 2)).astype(numpy.uint8)
+
+
+@pytest.fixture
+def images(tmp_path):
+    """Two PNG files (lossless) with their pixels."""
+    pixels = {"rgb.png": _rgb(0), "sub/gray.png": _gray(1)}
+    (tmp_path / "sub").mkdir()
+    for name, array in pixels.items():
+        Image.fromarray(array).save(tmp_path / name)
+    return tmp_path, pixels
+
+
+def _chw(array):
+    return array[None] if array.ndim == 2 else array.transpose(2, 0, 1)
+
+
+def test_image_dataset_reads_chw_arrays_in_the_default_dtype(images):
+    root, pixels = images
+    dataset = datasets.ImageDataset(list(pixels), root=root)
+    assert len(dataset) == 2
+    rgb, gray = dataset[0], dataset[1]
+    assert rgb.dtype == chainer.get_dtype() and rgb.shape == (3, 4, 5)
+    numpy.testing.assert_array_equal(rgb, _chw(pixels["rgb.png"]))
+    numpy.testing.assert_array_equal(gray, _chw(pixels["sub/gray.png"]))
+    assert (
+        datasets.ImageDataset(list(pixels), root=root, dtype=numpy.uint8)[1].dtype == numpy.uint8
+    )
+
+
+def test_image_dataset_from_a_list_file(images, tmp_path):
+    root, pixels = images
+    listing = tmp_path / "list.txt"
+    listing.write_text("rgb.png\n\nsub/gray.png\n")
+    dataset = datasets.ImageDataset(str(listing), root=str(root))
+    numpy.testing.assert_array_equal(dataset[-1], _chw(pixels["sub/gray.png"]))
+
+
+def test_labeled_image_dataset(images, tmp_path):
+    root, pixels = images
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("rgb.png 3\nsub/gray.png   7\n")
+    dataset = datasets.LabeledImageDataset(pairs, root=root, label_dtype=numpy.int64)
+    image, label = dataset[1]
+    numpy.testing.assert_array_equal(image, _chw(pixels["sub/gray.png"]))
+    assert label.dtype == numpy.int64 and label.shape == () and int(label) == 7
+    from_list = datasets.LabeledImageDataset([("rgb.png", 1)], root=root)
+    assert from_list[0][1].dtype == numpy.int32
+
+
+def test_labeled_image_dataset_rejects_malformed_lines(tmp_path):
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("a.png 1\nb.png\n")
+    with pytest.raises(ValueError, match=r"line 2 of '.*pairs.txt' should be 'path label'"):
+        datasets.LabeledImageDataset(pairs)
+    pairs.write_text("a.png one\n")
+    with pytest.raises(ValueError, match="has the label 'one', expected an integer"):
+        datasets.LabeledImageDataset(pairs)
+
+
+def _zip(path, pixels):
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("dir/", b"")
+        for name, array in pixels.items():
+            image_path = path.parent / name.replace("/", "_")
+            Image.fromarray(array).save(image_path)
+            archive.write(image_path, name)
+    return path
+
+
+def test_zipped_image_datasets(images, tmp_path):
+    _, pixels = images
+    first = _zip(tmp_path / "a.zip", pixels)
+    second = _zip(tmp_path / "b.zip", {"x.png": _rgb(5)})
+    zipped = datasets.ZippedImageDataset(first, dtype=numpy.float64)
+    assert len(zipped) == 2  # the directory entry is not an example
+    numpy.testing.assert_array_equal(zipped[1], _chw(pixels["sub/gray.png"]))
+    numpy.testing.assert_array_equal(zipped.get_example("rgb.png"), _chw(pixels["rgb.png"]))
+    multi = datasets.MultiZippedImageDataset([first, second])
+    assert len(multi) == 3
+    numpy.testing.assert_array_equal(multi[2], _chw(_rgb(5)))
+    numpy.testing.assert_array_equal(multi[-3], _chw(pixels["rgb.png"]))
+    labels = tmp_path / "labels.txt"
+    labels.write_text("sub/gray.png 4\nrgb.png 2\n")
+    labeled = datasets.LabeledZippedImageDataset(first, labels)
+    image, label = labeled[0]
+    numpy.testing.assert_array_equal(image, _chw(pixels["sub/gray.png"]))
+    assert int(label) == 4
+
+
+def test_zipped_dataset_pickles_without_its_archive(images, tmp_path):
+    import pickle
+
+    _, pixels = images
+    zipped = datasets.ZippedImageDataset(_zip(tmp_path / "a.zip", pixels))
+    zipped[0]
+    clone = pickle.loads(pickle.dumps(zipped))
+    numpy.testing.assert_array_equal(clone[0], _chw(pixels["rgb.png"]))
+
+
+def test_missing_pillow_is_reported_with_the_fix(monkeypatch, images):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "PIL", None)  # makes `from PIL import Image` fail
+    with pytest.raises(
+        ImportError, match="ImageDataset reads images with Pillow.*pip install pillow"
+    ):
+        datasets.ImageDataset([])
