@@ -338,10 +338,41 @@ def docs(session: nox.Session) -> None:
 
 @nox.session(python=DEFAULT_PYTHON)
 def example(session: nox.Session) -> None:
-    """The main job: the example in examples/ on an installed `chainer`."""
+    """The main job: the examples on freshly built `chainer` wheels, accuracy asserted."""
     wheels = _build_wheels(session, _sibling_closure("chainer"))
-    session.install(*wheels)
-    session.run("python", str(ROOT / "examples" / "autograd_demo.py"), *session.posargs)
+    # scikit-learn ships the real datasets the examples train on offline.
+    session.install(*wheels, "scikit-learn", "matplotlib")
+    out = pathlib.Path(session.create_tmp()) / "result"
+    examples = ROOT / "examples"
+    session.run("python", str(examples / "autograd_demo.py"))
+    session.run(
+        "python",
+        str(examples / "mnist" / "train_mnist.py"),
+        "--min-accuracy",
+        "0.95",
+        "--out",
+        str(out / "mnist"),
+        *session.posargs,
+    )
+    session.run(
+        "python",
+        str(examples / "glance" / "glance.py"),
+        "--min-accuracy",
+        "0.9",
+        "--out",
+        str(out / "glance"),
+    )
+    session.run(
+        "python",
+        str(examples / "convnet" / "train_convnet.py"),
+        "--min-accuracy",
+        "0.9",
+        "--out",
+        str(out / "convnet"),
+    )
+    for produced in ("log", "loss.png", "accuracy.png"):
+        if not (out / "mnist" / produced).is_file():
+            session.error(f"the MNIST example did not write {produced} into {out / 'mnist'}")
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)

@@ -64,4 +64,5 @@ def test_sibling_provided_attributes(name):
         with pytest.raises(ImportError, match=f"pip install {dist}"):
             getattr(chainer, name)
     else:
-        assert getattr(chainer, name) is getattr(importlib.import_module(f"chainer.{module}"), name)
+        provider = importlib.import_module(f"chainer.{module}")
+        assert getattr(chainer, name) is getattr(provider, name)
