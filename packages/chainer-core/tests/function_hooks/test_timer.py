@@ -46,8 +46,8 @@ def test_summary_adds_up_per_label_in_first_call_order(timed):
     summary = timed.summary()
     assert list(summary) == ["Outer", "Inner"]
     assert summary == {
-        "Outer": {"elapsed": 0.875, "occurrence": 2},
-        "Inner": {"elapsed": 0.125, "occurrence": 1},
+        "Outer": {"elapsed_time": 0.875, "occurrence": 2},
+        "Inner": {"elapsed_time": 0.125, "occurrence": 1},
     }
 
 

@@ -7,6 +7,8 @@ import pytest
 import chainer
 import chainer.links as L
 
+# Chainer 7.8.1's classes of chainer.links and their modules (TheanoFunction left out: Theano
+# is gone).
 MODULES = {
     "chainer.links.activation.maxout": ["Maxout"],
     "chainer.links.activation.prelu": ["PReLU"],
@@ -39,13 +41,30 @@ MODULES = {
     "chainer.links.loss.hierarchical_softmax": ["BinaryHierarchicalSoftmax"],
     "chainer.links.loss.negative_sampling": ["NegativeSampling"],
     "chainer.links.model.classifier": ["Classifier"],
+    "chainer.links.model.vision.googlenet": ["GoogLeNet"],
+    "chainer.links.model.vision.resnet": ["ResNet101Layers", "ResNet152Layers", "ResNet50Layers"],
+    "chainer.links.model.vision.vgg": ["VGG16Layers", "VGG19Layers"],
     "chainer.links.normalization.batch_normalization": ["BatchNormalization"],
     "chainer.links.normalization.batch_renormalization": ["BatchRenormalization"],
     "chainer.links.normalization.decorrelated_batch_normalization": [
-        "DecorrelatedBatchNormalization"
+        "DecorrelatedBatchNormalization",
     ],
     "chainer.links.normalization.group_normalization": ["GroupNormalization"],
     "chainer.links.normalization.layer_normalization": ["LayerNormalization"],
+    "chainer.links.rnn.gru": ["GRU", "StatefulGRU", "StatelessGRU"],
+    "chainer.links.rnn.lstm": ["LSTM", "StatelessLSTM"],
+    "chainer.links.rnn.mgu": ["StatefulMGU", "StatelessMGU"],
+    "chainer.links.rnn.n_step_gru": ["NStepBiGRU", "NStepGRU"],
+    "chainer.links.rnn.n_step_lstm": ["NStepBiLSTM", "NStepLSTM"],
+    "chainer.links.rnn.n_step_rnn": [
+        "NStepBiRNNReLU",
+        "NStepBiRNNTanh",
+        "NStepRNNReLU",
+        "NStepRNNTanh",
+    ],
+    "chainer.links.rnn.peephole": ["StatefulPeepholeLSTM"],
+    "chainer.links.rnn.tree_lstm": ["ChildSumTreeLSTM", "NaryTreeLSTM"],
+    "chainer.links.rnn.zoneoutlstm": ["StatefulZoneoutLSTM"],
 }
 EXPECTED = {name: module for module, names in MODULES.items() for name in names}
 

@@ -81,11 +81,11 @@ class TimerHook(StackedProfileHook):
         return self._total_time
 
     def summary(self) -> dict:
-        """Per function label, in order of first call: ``{'elapsed': s, 'occurrence': n}``."""
+        """Per function label, in order of first call: ``{'elapsed_time': s, 'occurrence': n}``."""
         result: dict = {}
         for label, elapsed in self.call_history:
-            entry = result.setdefault(label, {"elapsed": 0.0, "occurrence": 0})
-            entry["elapsed"] += elapsed
+            entry = result.setdefault(label, {"elapsed_time": 0.0, "occurrence": 0})
+            entry["elapsed_time"] += elapsed
             entry["occurrence"] += 1
         return result
 
@@ -101,6 +101,6 @@ class TimerHook(StackedProfileHook):
         check_unit(unit, unit_sizes)
         rows = [("FunctionName", "ElapsedTime", "Occurrence")]
         for label, entry in self.summary().items():
-            elapsed = format_quantity(entry["elapsed"], unit, unit_sizes)
+            elapsed = format_quantity(entry["elapsed_time"], unit, unit_sizes)
             rows.append((label, elapsed, str(entry["occurrence"])))
         write_table(file, rows)

@@ -43,6 +43,9 @@ from chainer.links.loss.crf1d import CRF1d
 from chainer.links.loss.hierarchical_softmax import BinaryHierarchicalSoftmax
 from chainer.links.loss.negative_sampling import NegativeSampling
 from chainer.links.model.classifier import Classifier
+from chainer.links.model.vision.googlenet import GoogLeNet
+from chainer.links.model.vision.resnet import ResNet50Layers, ResNet101Layers, ResNet152Layers
+from chainer.links.model.vision.vgg import VGG16Layers, VGG19Layers
 from chainer.links.normalization.batch_normalization import BatchNormalization
 from chainer.links.normalization.batch_renormalization import BatchRenormalization
 from chainer.links.normalization.decorrelated_batch_normalization import (
@@ -50,6 +53,20 @@ from chainer.links.normalization.decorrelated_batch_normalization import (
 )
 from chainer.links.normalization.group_normalization import GroupNormalization
 from chainer.links.normalization.layer_normalization import LayerNormalization
+from chainer.links.rnn.gru import GRU, StatefulGRU, StatelessGRU
+from chainer.links.rnn.lstm import LSTM, StatelessLSTM
+from chainer.links.rnn.mgu import StatefulMGU, StatelessMGU
+from chainer.links.rnn.n_step_gru import NStepBiGRU, NStepGRU
+from chainer.links.rnn.n_step_lstm import NStepBiLSTM, NStepLSTM
+from chainer.links.rnn.n_step_rnn import (
+    NStepBiRNNReLU,
+    NStepBiRNNTanh,
+    NStepRNNReLU,
+    NStepRNNTanh,
+)
+from chainer.links.rnn.peephole import StatefulPeepholeLSTM
+from chainer.links.rnn.tree_lstm import ChildSumTreeLSTM, NaryTreeLSTM
+from chainer.links.rnn.zoneoutlstm import StatefulZoneoutLSTM
 
 __all__ = [
     "BatchNormalization",
@@ -59,6 +76,7 @@ __all__ = [
     "BinaryHierarchicalSoftmax",
     "BlackOut",
     "CRF1d",
+    "ChildSumTreeLSTM",
     "Classifier",
     "Convolution1D",
     "Convolution2D",
@@ -73,19 +91,43 @@ __all__ = [
     "DepthwiseConvolution2D",
     "DilatedConvolution2D",
     "EmbedID",
+    "GRU",
+    "GoogLeNet",
     "GroupNormalization",
     "Highway",
     "Inception",
     "InceptionBN",
+    "LSTM",
     "LayerNormalization",
     "Linear",
     "LocalConvolution2D",
     "MLPConvolution2D",
     "Maxout",
+    "NStepBiGRU",
+    "NStepBiLSTM",
+    "NStepBiRNNReLU",
+    "NStepBiRNNTanh",
+    "NStepGRU",
+    "NStepLSTM",
+    "NStepRNNReLU",
+    "NStepRNNTanh",
+    "NaryTreeLSTM",
     "NegativeSampling",
     "PReLU",
     "Parameter",
+    "ResNet101Layers",
+    "ResNet152Layers",
+    "ResNet50Layers",
     "Scale",
     "SimplifiedDropconnect",
+    "StatefulGRU",
+    "StatefulMGU",
+    "StatefulPeepholeLSTM",
+    "StatefulZoneoutLSTM",
+    "StatelessGRU",
+    "StatelessLSTM",
+    "StatelessMGU",
     "Swish",
+    "VGG16Layers",
+    "VGG19Layers",
 ]

@@ -15,13 +15,17 @@ def _sigmoid(x):
 
 
 def tree_lstm_reference(*inputs):
-    """Child-sum TreeLSTM with gates a, i, o, f_1 .. f_n interleaved along axis 1 of x."""
+    """Child-sum TreeLSTM; x holds the gates a, i, o, f_1 .. f_n in blocks along axis 1."""
     *cs, x = (v.astype(numpy.float64) for v in inputs)
-    n_gates = 3 + len(cs)
-    c = numpy.tanh(x[:, 0::n_gates]) * _sigmoid(x[:, 1::n_gates])
+    h = x.shape[1] // (3 + len(cs))
+
+    def gate(k):
+        return x[:, k * h : (k + 1) * h]
+
+    c = numpy.tanh(gate(0)) * _sigmoid(gate(1))
     for k, c_child in enumerate(cs):
-        c = c + _sigmoid(x[:, 3 + k :: n_gates]) * c_child
-    return c, _sigmoid(x[:, 2::n_gates]) * numpy.tanh(c)
+        c = c + _sigmoid(gate(3 + k)) * c_child
+    return c, _sigmoid(gate(2)) * numpy.tanh(c)
 
 
 @testing.parameterize(

@@ -19,8 +19,15 @@ from chainer.functions.activation.tanh import tanh
 from chainer.variable import Variable
 
 
-def split_gate_arrays(x, n: int) -> list:
-    """The ``n`` interleaved gates of an array, as views of shape ``(B, H, ...)``."""
+def split_gate_arrays(x, n: int, blocked: bool = False) -> list:
+    """The ``n`` gates of an array along axis 1, as views of shape ``(B, H, ...)``.
+
+    Chainer's ``lstm``/``slstm`` interleave the gates (channel ``n * h + k`` is gate ``k`` of
+    unit ``h``); its ``tree_lstm`` lays them out in blocks (channel ``k * H + h``).
+    """
+    if blocked:
+        grouped = x.reshape((x.shape[0], n, x.shape[1] // n) + x.shape[2:])
+        return [grouped[:, k] for k in range(n)]
     grouped = x.reshape((x.shape[0], x.shape[1] // n, n) + x.shape[2:])
     return [grouped[:, :, k] for k in range(n)]
 
@@ -28,27 +35,31 @@ def split_gate_arrays(x, n: int) -> list:
 class SplitGates(FunctionNode):
     """Differentiable :func:`split_gate_arrays`: one output per gate."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, blocked: bool = False) -> None:
         self.n = n
+        self.blocked = blocked
 
     def forward(self, inputs: tuple) -> tuple:
-        return tuple(split_gate_arrays(inputs[0], self.n))
+        return tuple(split_gate_arrays(inputs[0], self.n, self.blocked))
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
-        return MergeGates().apply(_zeros_for_missing(grad_outputs))
+        return MergeGates(self.blocked).apply(_zeros_for_missing(grad_outputs))
 
 
 class MergeGates(FunctionNode):
-    """Interleave ``n`` gate arrays of shape ``(B, H, ...)`` into one of ``(B, n * H, ...)``."""
+    """Join ``n`` gate arrays of shape ``(B, H, ...)`` into one of ``(B, n * H, ...)``."""
+
+    def __init__(self, blocked: bool = False) -> None:
+        self.blocked = blocked
 
     def forward(self, inputs: tuple) -> tuple:
         xp = backend.get_array_module(*inputs)
         g = inputs[0]
-        merged = xp.stack(inputs, axis=2)
+        merged = xp.stack(inputs, axis=1 if self.blocked else 2)
         return (merged.reshape((g.shape[0], g.shape[1] * len(inputs)) + g.shape[2:]),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
-        return SplitGates(len(self.inputs)).apply(grad_outputs)
+        return SplitGates(len(self.inputs), self.blocked).apply(grad_outputs)
 
 
 def _zeros_for_missing(grads: tuple) -> tuple:

@@ -34,29 +34,29 @@ class TreeLSTM(FunctionNode):
         self.retain_inputs(tuple(range(len(inputs))))
         cs, x = inputs[:-1], inputs[-1]
         xp = backend.get_array_module(x)
-        a, i, o, *fs = _lstm_cell.split_gate_arrays(x, 3 + len(cs))
+        a, i, o, *fs = _lstm_cell.split_gate_arrays(x, 3 + len(cs), blocked=True)
         return _lstm_cell.cell_forward(xp, a, i, o, fs, cs)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         inputs = self.get_retained_inputs()
         cs, x = inputs[:-1], inputs[-1]
         gc, gh = grad_outputs
-        a, i, o, *fs = _lstm_cell.SplitGates(3 + len(cs)).apply((x,))
+        a, i, o, *fs = _lstm_cell.SplitGates(3 + len(cs), blocked=True).apply((x,))
         ga, gi, go, gfs, gcs = _lstm_cell.cell_backward(a, i, o, fs, cs, gc, gh)
         ret = []
         for index in indexes:
             if index < len(cs):
                 ret.append(gcs[index])
             else:
-                ret.append(_lstm_cell.MergeGates().apply((ga, gi, go, *gfs))[0])
+                ret.append(_lstm_cell.MergeGates(blocked=True).apply((ga, gi, go, *gfs))[0])
         return tuple(ret)
 
 
 def tree_lstm(*inputs) -> tuple:
     """TreeLSTM unit as an activation function (Tai et al., 2015), for ``n`` children.
 
-    The last input ``x`` is split into ``3 + n`` interleaved gates ``a, i, o, f_1 .. f_n``
-    along axis 1 (channel ``(3 + n) * u + k`` is gate ``k`` of unit ``u``); the cell is
+    The last input ``x`` is split into ``3 + n`` gates ``a, i, o, f_1 .. f_n`` laid out in
+    blocks along axis 1 (channel ``k * H + u`` is gate ``k`` of unit ``u``); the cell is
 
     .. math::
         c = \\tanh(a) \\sigma(i) + \\sum_k \\sigma(f_k) c_k, \\qquad h = \\sigma(o) \\tanh(c).

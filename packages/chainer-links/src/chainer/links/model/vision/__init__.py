@@ -1,0 +1,1 @@
+"""Image-recognition architectures of the model zoo: VGG, GoogLeNet and ResNet."""

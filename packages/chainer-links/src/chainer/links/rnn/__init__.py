@@ -1,0 +1,1 @@
+"""Recurrent links: stateful and stateless cells, stacked ``NStep`` networks, TreeLSTMs."""
