@@ -206,3 +206,29 @@ def update_moments(grad, m, v, scratch, one_minus_beta1: float, one_minus_beta2:
     scratch -= v
     scratch *= one_minus_beta2
     v += scratch
+
+
+def step_by_root_mean_square(
+    param, grad, mean_square, scratch, lr: float, eps: float, eps_inside_sqrt: bool = False
+) -> None:
+    """Kernel step shared by AdaGrad and RMSprop: ``param -= lr * grad / (sqrt(ms) + eps)``.
+
+    With ``eps_inside_sqrt`` the denominator is ``sqrt(ms + eps)`` instead.
+    """
+    if eps_inside_sqrt:
+        numpy.add(mean_square, eps, out=scratch)
+        numpy.sqrt(scratch, out=scratch)
+    else:
+        numpy.sqrt(mean_square, out=scratch)
+        scratch += eps
+    numpy.divide(grad, scratch, out=scratch)
+    scratch *= lr
+    param -= scratch
+
+
+def decay_toward_square(mean_square, x, scratch, decay: float) -> None:
+    """Kernel step: the running mean ``mean_square = decay * mean_square + (1 - decay) * x**2``."""
+    mean_square *= decay
+    numpy.multiply(x, x, out=scratch)
+    scratch *= 1 - decay
+    mean_square += scratch

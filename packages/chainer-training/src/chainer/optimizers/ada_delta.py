@@ -8,6 +8,7 @@ from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
+    decay_toward_square,
     default_hyperparam,
     set_hyperparams,
     update_in_chunks,
@@ -17,19 +18,13 @@ _default_hyperparam = default_hyperparam(rho=0.95, eps=1e-6)
 
 
 def _ada_delta_kernel(param, grad, msg, msdx, dx, scratch, rho, eps):
-    msg *= rho
-    numpy.multiply(grad, grad, out=scratch)
-    scratch *= 1 - rho
-    msg += scratch
+    decay_toward_square(msg, grad, scratch, rho)
     numpy.add(msdx, eps, out=dx)
     numpy.add(msg, eps, out=scratch)
     dx /= scratch
     numpy.sqrt(dx, out=dx)
     dx *= grad
-    msdx *= rho
-    numpy.multiply(dx, dx, out=scratch)
-    scratch *= 1 - rho
-    msdx += scratch
+    decay_toward_square(msdx, dx, scratch, rho)
     param -= dx
 
 

@@ -11,6 +11,7 @@ from chainer.optimizers._elementwise import (
     check_eps_fits,
     default_hyperparam,
     set_hyperparams,
+    step_by_root_mean_square,
     update_in_chunks,
 )
 
@@ -20,11 +21,7 @@ _default_hyperparam = default_hyperparam(lr=0.001, eps=1e-8)
 def _ada_grad_kernel(param, grad, h, scratch, lr, eps):
     numpy.multiply(grad, grad, out=scratch)
     h += scratch
-    numpy.sqrt(h, out=scratch)
-    scratch += eps
-    numpy.divide(grad, scratch, out=scratch)
-    scratch *= lr
-    param -= scratch
+    step_by_root_mean_square(param, grad, h, scratch, lr, eps)
 
 
 class AdaGradRule(ElementwiseRule):

@@ -328,34 +328,14 @@ class AMSGrad(Adam):
         super().__init__(alpha, beta1, beta2, eps, eta, amsgrad=True)
 
 
-class AdaBound(Adam):
-    """AdaBound optimizer: :class:`Adam` with ``adabound=True``.
+class _BoundedAdam(Adam):
+    """:class:`Adam` with ``adabound=True``; subclasses set ``amsgrad`` by ``_amsgrad_preset``.
 
     Args:
         alpha, beta1, beta2, final_lr, gamma, eps, eta: See :class:`Adam`.
     """
 
-    def __init__(
-        self,
-        alpha: float = _default_hyperparam.alpha,
-        beta1: float = _default_hyperparam.beta1,
-        beta2: float = _default_hyperparam.beta2,
-        final_lr: float = _default_hyperparam.final_lr,
-        gamma: float = _default_hyperparam.gamma,
-        eps: float = _default_hyperparam.eps,
-        eta: float = _default_hyperparam.eta,
-    ) -> None:
-        super().__init__(
-            alpha, beta1, beta2, eps, eta, adabound=True, final_lr=final_lr, gamma=gamma
-        )
-
-
-class AMSBound(Adam):
-    """AMSBound optimizer: :class:`Adam` with ``amsgrad=True`` and ``adabound=True``.
-
-    Args:
-        alpha, beta1, beta2, final_lr, gamma, eps, eta: See :class:`Adam`.
-    """
+    _amsgrad_preset = False
 
     def __init__(
         self,
@@ -373,8 +353,26 @@ class AMSBound(Adam):
             beta2,
             eps,
             eta,
-            amsgrad=True,
+            amsgrad=self._amsgrad_preset,
             adabound=True,
             final_lr=final_lr,
             gamma=gamma,
         )
+
+
+class AdaBound(_BoundedAdam):
+    """AdaBound optimizer: :class:`Adam` with ``adabound=True``.
+
+    Args:
+        alpha, beta1, beta2, final_lr, gamma, eps, eta: See :class:`Adam`.
+    """
+
+
+class AMSBound(_BoundedAdam):
+    """AMSBound optimizer: :class:`Adam` with ``amsgrad=True`` and ``adabound=True``.
+
+    Args:
+        alpha, beta1, beta2, final_lr, gamma, eps, eta: See :class:`Adam`.
+    """
+
+    _amsgrad_preset = True

@@ -9,16 +9,7 @@ from __future__ import annotations
 
 import numpy
 
-from chainer.backends import cuda
-from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
-from chainer.optimizers._elementwise import (
-    ElementwiseRule,
-    default_hyperparam,
-    set_hyperparams,
-    update_in_chunks,
-)
-
-_default_hyperparam = default_hyperparam(lr=0.01, momentum=0.9)
+from chainer.optimizers._momentum import VelocityMethod, VelocityRule
 
 
 def _corrected_momentum_kernel(param, grad, v, scratch, lr, momentum):
@@ -28,7 +19,7 @@ def _corrected_momentum_kernel(param, grad, v, scratch, lr, momentum):
     param += scratch
 
 
-class CorrectedMomentumSGDRule(ElementwiseRule):
+class CorrectedMomentumSGDRule(VelocityRule):
     """Update rule of corrected momentum SGD: ``v = momentum * v - grad; param += lr * v``.
 
     Args:
@@ -37,40 +28,12 @@ class CorrectedMomentumSGDRule(ElementwiseRule):
         momentum: Momentum coefficient for this parameter only.
     """
 
-    def __init__(
-        self,
-        parent_hyperparam: Hyperparameter | None = None,
-        lr: float | None = None,
-        momentum: float | None = None,
-    ) -> None:
-        super().__init__(parent_hyperparam, _default_hyperparam, lr=lr, momentum=momentum)
-
-    def init_state(self, param) -> None:
-        self.state["v"] = param.xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param) -> None:
-        hp = self.hyperparam
-        update_in_chunks(
-            _corrected_momentum_kernel,
-            param.array,
-            param.grad,
-            (self.state["v"],),
-            1,
-            hp.lr,
-            hp.momentum,
-        )
-
-    def update_core_gpu(self, param) -> None:
-        hp = self.hyperparam
-        cuda.elementwise(
-            "T grad, T lr, T momentum",
-            "T param, T v",
-            "v = momentum * v - grad; param += lr * v;",
-            "corrected_momentum_sgd_update",
-        )(param.grad, hp.lr, hp.momentum, param.array, self.state["v"])
+    _cpu_kernel = staticmethod(_corrected_momentum_kernel)
+    _gpu_body = "v = momentum * v - grad; param += lr * v;"
+    _gpu_name = "corrected_momentum_sgd_update"
 
 
-class CorrectedMomentumSGD(GradientMethod):
+class CorrectedMomentumSGD(VelocityMethod):
     """Momentum SGD optimizer with momentum correction.
 
     Args:
@@ -78,14 +41,4 @@ class CorrectedMomentumSGD(GradientMethod):
         momentum: Exponential decay rate of the velocity.
     """
 
-    lr = HyperparameterProxy("lr")
-    momentum = HyperparameterProxy("momentum")
-
-    def __init__(
-        self, lr: float = _default_hyperparam.lr, momentum: float = _default_hyperparam.momentum
-    ) -> None:
-        super().__init__()
-        set_hyperparams(self.hyperparam, "CorrectedMomentumSGD", lr=lr, momentum=momentum)
-
-    def create_update_rule(self) -> CorrectedMomentumSGDRule:
-        return CorrectedMomentumSGDRule(self.hyperparam)
+    _rule_class = CorrectedMomentumSGDRule

@@ -10,16 +10,7 @@ from __future__ import annotations
 
 import numpy
 
-from chainer.backends import cuda
-from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
-from chainer.optimizers._elementwise import (
-    ElementwiseRule,
-    default_hyperparam,
-    set_hyperparams,
-    update_in_chunks,
-)
-
-_default_hyperparam = default_hyperparam(lr=0.01, momentum=0.9)
+from chainer.optimizers._momentum import VelocityMethod, VelocityRule
 
 
 def _nesterov_kernel(param, grad, v, scratch, lr, momentum):
@@ -32,7 +23,7 @@ def _nesterov_kernel(param, grad, v, scratch, lr, momentum):
     param += scratch
 
 
-class NesterovAGRule(ElementwiseRule):
+class NesterovAGRule(VelocityRule):
     """Update rule of Nesterov's accelerated gradient.
 
     ``v = momentum * v - lr * grad; param += momentum**2 * v - (1 + momentum) * lr * grad``.
@@ -43,37 +34,15 @@ class NesterovAGRule(ElementwiseRule):
         momentum: Momentum coefficient for this parameter only.
     """
 
-    def __init__(
-        self,
-        parent_hyperparam: Hyperparameter | None = None,
-        lr: float | None = None,
-        momentum: float | None = None,
-    ) -> None:
-        super().__init__(parent_hyperparam, _default_hyperparam, lr=lr, momentum=momentum)
-
-    def init_state(self, param) -> None:
-        self.state["v"] = param.xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param) -> None:
-        hp = self.hyperparam
-        update_in_chunks(
-            _nesterov_kernel, param.array, param.grad, (self.state["v"],), 1, hp.lr, hp.momentum
-        )
-
-    def update_core_gpu(self, param) -> None:
-        hp = self.hyperparam
-        cuda.elementwise(
-            "T grad, T lr, T momentum",
-            "T param, T v",
-            """
-            v = momentum * v - lr * grad;
-            param += momentum * momentum * v - (1 + momentum) * lr * grad;
-            """,
-            "nesterov_ag_update",
-        )(param.grad, hp.lr, hp.momentum, param.array, self.state["v"])
+    _cpu_kernel = staticmethod(_nesterov_kernel)
+    _gpu_body = """
+    v = momentum * v - lr * grad;
+    param += momentum * momentum * v - (1 + momentum) * lr * grad;
+    """
+    _gpu_name = "nesterov_ag_update"
 
 
-class NesterovAG(GradientMethod):
+class NesterovAG(VelocityMethod):
     """Nesterov's accelerated gradient.
 
     Args:
@@ -81,14 +50,4 @@ class NesterovAG(GradientMethod):
         momentum: Exponential decay rate of the velocity.
     """
 
-    lr = HyperparameterProxy("lr")
-    momentum = HyperparameterProxy("momentum")
-
-    def __init__(
-        self, lr: float = _default_hyperparam.lr, momentum: float = _default_hyperparam.momentum
-    ) -> None:
-        super().__init__()
-        set_hyperparams(self.hyperparam, "NesterovAG", lr=lr, momentum=momentum)
-
-    def create_update_rule(self) -> NesterovAGRule:
-        return NesterovAGRule(self.hyperparam)
+    _rule_class = NesterovAGRule

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import numpy
-
 from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
     check_eps_fits,
+    decay_toward_square,
     default_hyperparam,
     set_flags,
     set_hyperparams,
+    step_by_root_mean_square,
     update_in_chunks,
 )
 
@@ -19,19 +19,8 @@ _default_hyperparam = default_hyperparam(lr=0.01, alpha=0.99, eps=1e-8, eps_insi
 
 
 def _rmsprop_kernel(param, grad, ms, scratch, lr, alpha, eps, eps_inside_sqrt):
-    ms *= alpha
-    numpy.multiply(grad, grad, out=scratch)
-    scratch *= 1 - alpha
-    ms += scratch
-    if eps_inside_sqrt:
-        numpy.add(ms, eps, out=scratch)
-        numpy.sqrt(scratch, out=scratch)
-    else:
-        numpy.sqrt(ms, out=scratch)
-        scratch += eps
-    numpy.divide(grad, scratch, out=scratch)
-    scratch *= lr
-    param -= scratch
+    decay_toward_square(ms, grad, scratch, alpha)
+    step_by_root_mean_square(param, grad, ms, scratch, lr, eps, eps_inside_sqrt)
 
 
 class RMSpropRule(ElementwiseRule):

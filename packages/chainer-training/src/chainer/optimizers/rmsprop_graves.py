@@ -8,6 +8,7 @@ from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
+    decay_toward_square,
     default_hyperparam,
     set_hyperparams,
     update_in_chunks,
@@ -17,10 +18,7 @@ _default_hyperparam = default_hyperparam(lr=1e-4, alpha=0.95, momentum=0.9, eps=
 
 
 def _graves_kernel(param, grad, n, g, delta, scratch, lr, alpha, momentum, eps):
-    n *= alpha
-    numpy.multiply(grad, grad, out=scratch)
-    scratch *= 1 - alpha
-    n += scratch
+    decay_toward_square(n, grad, scratch, alpha)
     g *= alpha
     numpy.multiply(grad, 1 - alpha, out=scratch)
     g += scratch
