@@ -7,7 +7,12 @@ from collections.abc import Iterator
 
 from chainer import link, variable
 from chainer.functions.connection.convolution_2d import convolution_2d
-from chainer.links._weights import add_weight_and_bias, check_groups, pair, split_lazy_channels
+from chainer.links._weights import pair
+from chainer.links.connection._conv_common import (
+    check_bias_matches,
+    initialize_grouped_W,
+    setup_grouped_conv,
+)
 from chainer.utils import argument
 
 _DETERMINISTIC_REMOVED = (
@@ -61,22 +66,15 @@ class Convolution2D(link.Link):
         dilate, groups = argument.parse_kwargs(
             kwargs, ("dilate", 1), ("groups", 1), deterministic=_DETERMINISTIC_REMOVED
         )
-        in_channels, out_channels, ksize = split_lazy_channels(in_channels, out_channels, ksize)
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.ksize = ksize
         self.stride = pair(stride)
         self.pad = pair(pad)
         self.dilate = pair(dilate)
-        self.groups = int(groups)
-        add_weight_and_bias(self, initialW, nobias, initial_bias, out_channels)
-        if in_channels is not None:
-            self._initialize_params(in_channels)
+        setup_grouped_conv(
+            self, in_channels, out_channels, ksize, groups, initialW, nobias, initial_bias
+        )
 
     def _initialize_params(self, in_channels: int) -> None:
-        check_groups(in_channels, self.out_channels, self.groups)
-        self.in_channels = in_channels
-        self.W.initialize((self.out_channels, in_channels // self.groups, *pair(self.ksize)))
+        initialize_grouped_W(self, in_channels, pair(self.ksize), transposed=False)
 
     @property
     def printable_specs(self) -> Iterator[tuple[str, tp.Any]]:
@@ -111,12 +109,8 @@ class Convolution2D(link.Link):
             ValueError: ``b`` does not have ``W.shape[0]`` elements.
         """
         dilate, groups = argument.parse_kwargs(kwargs, ("dilate", 1), ("groups", 1))
+        check_bias_matches(W, b)
         out_channels, in_per_group, kh, kw = W.shape
-        if b is not None and b.size != out_channels:
-            raise ValueError(
-                f"b must have out_channels={out_channels} elements to match W {W.shape}, "
-                f"got {b.shape}"
-            )
         return cls(
             in_per_group * groups,
             out_channels,

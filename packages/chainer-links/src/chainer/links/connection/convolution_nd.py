@@ -6,7 +6,12 @@ import typing as tp
 
 from chainer import link, variable
 from chainer.functions.connection.convolution_nd import convolution_nd
-from chainer.links._weights import add_weight_and_bias, check_groups, split_lazy_channels
+from chainer.links.connection._conv_common import (
+    check_bias_matches,
+    fixed_ndim_init,
+    initialize_grouped_W,
+    setup_grouped_conv,
+)
 from chainer.utils import argument, conv_nd
 
 
@@ -58,23 +63,16 @@ class ConvolutionND(link.Link):
         groups: int = 1,
     ) -> None:
         super().__init__()
-        in_channels, out_channels, ksize = split_lazy_channels(in_channels, out_channels, ksize)
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.ksize = conv_nd.as_tuple(ksize, ndim)
         self.stride = stride
         self.pad = pad
         self.cover_all = cover_all
         self.dilate = conv_nd.as_tuple(dilate, ndim)
-        self.groups = int(groups)
-        add_weight_and_bias(self, initialW, nobias, initial_bias, out_channels)
-        if in_channels is not None:
-            self._initialize_params(in_channels)
+        setup_grouped_conv(
+            self, in_channels, out_channels, ksize, groups, initialW, nobias, initial_bias, ndim
+        )
 
     def _initialize_params(self, in_channels: int) -> None:
-        check_groups(in_channels, self.out_channels, self.groups)
-        self.in_channels = in_channels
-        self.W.initialize((self.out_channels, in_channels // self.groups, *self.ksize))
+        initialize_grouped_W(self, in_channels, self.ksize, transposed=False)
 
     @classmethod
     def from_params(
@@ -101,12 +99,8 @@ class ConvolutionND(link.Link):
         cover_all, dilate, groups = argument.parse_kwargs(
             kwargs, ("cover_all", False), ("dilate", 1), ("groups", 1)
         )
+        check_bias_matches(W, b)
         out_channels, in_per_group, *ksize = W.shape
-        if b is not None and b.size != out_channels:
-            raise ValueError(
-                f"b must have out_channels={out_channels} elements to match W {W.shape}, "
-                f"got {b.shape}"
-            )
         ndim_argument: tuple = (len(ksize),)
         if cls._fixed_ndim is not None:
             if len(ksize) != cls._fixed_ndim:
@@ -150,67 +144,11 @@ class Convolution1D(ConvolutionND):
     """One-dimensional convolutional layer: :class:`ConvolutionND` with ``ndim=1``."""
 
     _fixed_ndim = 1
-
-    def __init__(
-        self,
-        in_channels: int | None,
-        out_channels: int,
-        ksize: tp.Any,
-        stride: tp.Any = 1,
-        pad: tp.Any = 0,
-        nobias: bool = False,
-        initialW: tp.Any = None,
-        initial_bias: tp.Any = None,
-        cover_all: bool = False,
-        dilate: tp.Any = 1,
-        groups: int = 1,
-    ) -> None:
-        super().__init__(
-            1,
-            in_channels,
-            out_channels,
-            ksize,
-            stride,
-            pad,
-            nobias,
-            initialW,
-            initial_bias,
-            cover_all,
-            dilate,
-            groups,
-        )
+    __init__ = fixed_ndim_init(ConvolutionND, 1)
 
 
 class Convolution3D(ConvolutionND):
     """Three-dimensional convolutional layer: :class:`ConvolutionND` with ``ndim=3``."""
 
     _fixed_ndim = 3
-
-    def __init__(
-        self,
-        in_channels: int | None,
-        out_channels: int,
-        ksize: tp.Any,
-        stride: tp.Any = 1,
-        pad: tp.Any = 0,
-        nobias: bool = False,
-        initialW: tp.Any = None,
-        initial_bias: tp.Any = None,
-        cover_all: bool = False,
-        dilate: tp.Any = 1,
-        groups: int = 1,
-    ) -> None:
-        super().__init__(
-            3,
-            in_channels,
-            out_channels,
-            ksize,
-            stride,
-            pad,
-            nobias,
-            initialW,
-            initial_bias,
-            cover_all,
-            dilate,
-            groups,
-        )
+    __init__ = fixed_ndim_init(ConvolutionND, 3)

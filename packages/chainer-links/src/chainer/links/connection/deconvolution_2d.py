@@ -6,7 +6,8 @@ import typing as tp
 
 from chainer import link, variable
 from chainer.functions.connection.deconvolution_2d import deconvolution_2d
-from chainer.links._weights import add_weight_and_bias, check_groups, pair, split_lazy_channels
+from chainer.links._weights import pair
+from chainer.links.connection._conv_common import initialize_grouped_W, setup_grouped_conv
 from chainer.links.connection.convolution_2d import _DETERMINISTIC_REMOVED
 from chainer.utils import argument
 
@@ -59,23 +60,16 @@ class Deconvolution2D(link.Link):
         dilate, groups = argument.parse_kwargs(
             kwargs, ("dilate", 1), ("groups", 1), deterministic=_DETERMINISTIC_REMOVED
         )
-        in_channels, out_channels, ksize = split_lazy_channels(in_channels, out_channels, ksize)
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.ksize = ksize
         self.stride = pair(stride)
         self.pad = pair(pad)
         self.outsize = outsize
         self.dilate = pair(dilate)
-        self.groups = int(groups)
-        add_weight_and_bias(self, initialW, nobias, initial_bias, out_channels)
-        if in_channels is not None:
-            self._initialize_params(in_channels)
+        setup_grouped_conv(
+            self, in_channels, out_channels, ksize, groups, initialW, nobias, initial_bias
+        )
 
     def _initialize_params(self, in_channels: int) -> None:
-        check_groups(in_channels, self.out_channels, self.groups)
-        self.in_channels = in_channels
-        self.W.initialize((in_channels, self.out_channels // self.groups, *pair(self.ksize)))
+        initialize_grouped_W(self, in_channels, pair(self.ksize), transposed=True)
 
     def forward(self, x: tp.Any) -> variable.Variable:
         """Upsample ``x`` of shape ``(n, c, h, w)``."""

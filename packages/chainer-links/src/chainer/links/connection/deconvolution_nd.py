@@ -6,7 +6,11 @@ import typing as tp
 
 from chainer import link, variable
 from chainer.functions.connection.deconvolution_nd import deconvolution_nd
-from chainer.links._weights import add_weight_and_bias, check_groups, split_lazy_channels
+from chainer.links.connection._conv_common import (
+    fixed_ndim_init,
+    initialize_grouped_W,
+    setup_grouped_conv,
+)
 from chainer.utils import conv_nd
 
 
@@ -57,23 +61,16 @@ class DeconvolutionND(link.Link):
         groups: int = 1,
     ) -> None:
         super().__init__()
-        in_channels, out_channels, ksize = split_lazy_channels(in_channels, out_channels, ksize)
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.ksize = conv_nd.as_tuple(ksize, ndim)
         self.stride = stride
         self.pad = pad
         self.outsize = outsize
         self.dilate = conv_nd.as_tuple(dilate, ndim)
-        self.groups = int(groups)
-        add_weight_and_bias(self, initialW, nobias, initial_bias, out_channels)
-        if in_channels is not None:
-            self._initialize_params(in_channels)
+        setup_grouped_conv(
+            self, in_channels, out_channels, ksize, groups, initialW, nobias, initial_bias, ndim
+        )
 
     def _initialize_params(self, in_channels: int) -> None:
-        check_groups(in_channels, self.out_channels, self.groups)
-        self.in_channels = in_channels
-        self.W.initialize((in_channels, self.out_channels // self.groups, *self.ksize))
+        initialize_grouped_W(self, in_channels, self.ksize, transposed=True)
 
     def forward(self, x: tp.Any) -> variable.Variable:
         """Upsample ``x`` of shape ``(n, c, d_1, ..., d_ndim)``."""
@@ -94,64 +91,10 @@ class DeconvolutionND(link.Link):
 class Deconvolution1D(DeconvolutionND):
     """One-dimensional deconvolution layer: :class:`DeconvolutionND` with ``ndim=1``."""
 
-    def __init__(
-        self,
-        in_channels: int | None,
-        out_channels: int,
-        ksize: tp.Any,
-        stride: tp.Any = 1,
-        pad: tp.Any = 0,
-        nobias: bool = False,
-        outsize: tp.Any = None,
-        initialW: tp.Any = None,
-        initial_bias: tp.Any = None,
-        dilate: tp.Any = 1,
-        groups: int = 1,
-    ) -> None:
-        super().__init__(
-            1,
-            in_channels,
-            out_channels,
-            ksize,
-            stride,
-            pad,
-            nobias,
-            outsize,
-            initialW,
-            initial_bias,
-            dilate,
-            groups,
-        )
+    __init__ = fixed_ndim_init(DeconvolutionND, 1)
 
 
 class Deconvolution3D(DeconvolutionND):
     """Three-dimensional deconvolution layer: :class:`DeconvolutionND` with ``ndim=3``."""
 
-    def __init__(
-        self,
-        in_channels: int | None,
-        out_channels: int,
-        ksize: tp.Any,
-        stride: tp.Any = 1,
-        pad: tp.Any = 0,
-        nobias: bool = False,
-        outsize: tp.Any = None,
-        initialW: tp.Any = None,
-        initial_bias: tp.Any = None,
-        dilate: tp.Any = 1,
-        groups: int = 1,
-    ) -> None:
-        super().__init__(
-            3,
-            in_channels,
-            out_channels,
-            ksize,
-            stride,
-            pad,
-            nobias,
-            outsize,
-            initialW,
-            initial_bias,
-            dilate,
-            groups,
-        )
+    __init__ = fixed_ndim_init(DeconvolutionND, 3)
