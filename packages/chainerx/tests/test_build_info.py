@@ -11,7 +11,8 @@ def test_version_matches_distribution():
 
 def test_build_info_fields():
     info = chainerx.build_info()
-    assert set(info) == {"version", "compiler", "cxx_standard", "cuda_enabled", "backends"}
+    assert set(info) == {"version", "compiler", "cxx_standard", "cuda_enabled", "backends", "blas"}
+    assert info["blas"] in {"openblas", "native"}
     assert "native" in info["backends"]
     assert info["cuda_enabled"] is False
     assert int(info["cxx_standard"]) >= 201703

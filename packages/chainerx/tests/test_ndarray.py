@@ -192,7 +192,10 @@ def test_inplace_operators_write_into_memory():
         chainerx.DtypeError, match="cannot store a float64 result into a int32 array"
     ):
         i += 0.5
-    with pytest.raises(chainerx.DimensionError, match="cannot be stored into an array of shape"):
+    with pytest.raises(
+        chainerx.DimensionError,
+        match=r"operand of shape \(3, 2\) cannot be broadcast into an array of shape \(2,\)",
+    ):
         i += chainerx.zeros((3, 2), "int32")
 
 

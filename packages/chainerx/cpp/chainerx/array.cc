@@ -18,6 +18,7 @@
 #include "chainerx/routines/manipulation.h"
 #include "chainerx/routines/math.h"
 #include "chainerx/routines/reduction.h"
+#include "chainerx/routines/util.h"
 
 namespace chainerx {
 
@@ -156,37 +157,19 @@ Array operator-(Scalar lhs, const Array& rhs) { return Subtract(lhs, rhs); }
 Array operator*(Scalar lhs, const Array& rhs) { return Multiply(lhs, rhs); }
 Array operator/(Scalar lhs, const Array& rhs) { return Divide(lhs, rhs); }
 
-namespace {
-
-// Writes the result of an operation back into a, as NumPy's in-place operators do.
-Array& AssignInplace(Array& a, const Array& result, const char* operation) {
-    if (result.shape() != a.shape()) {
-        throw DimensionError{"in-place ", operation, ": result of shape ", result.shape(),
-                             " cannot be stored into an array of shape ", a.shape()};
+#define CHAINERX_DEFINE_INPLACE(op, routine)                                                        \
+    Array& Array::operator op(const Array& rhs) {                                                  \
+        internal::routine(*this, rhs);                                                             \
+        return *this;                                                                              \
+    }                                                                                              \
+    Array& Array::operator op(Scalar rhs) {                                                        \
+        internal::routine(*this, internal::ScalarArray(rhs, ResultTypeWithScalar(dtype(), rhs), device())); \
+        return *this;                                                                              \
     }
-    if (IsFloating(result.dtype()) && !IsFloating(a.dtype())) {
-        throw DtypeError{"in-place ", operation, ": cannot store a ", result.dtype(), " result into a ", a.dtype(),
-                         " array"};
-    }
-    a.device().backend().CallKernel<CopyKernel>(result, a);
-    return a;
-}
-
-}  // namespace
-
-#define CHAINERX_DEFINE_INPLACE(op, routine)                                     \
-    Array& Array::operator op(const Array& rhs) {                               \
-        internal::CheckNoGraphForInplace(*this, #op);                           \
-        return AssignInplace(*this, routine(*this, rhs), #op);                  \
-    }                                                                           \
-    Array& Array::operator op(Scalar rhs) {                                     \
-        internal::CheckNoGraphForInplace(*this, #op);                           \
-        return AssignInplace(*this, routine(*this, rhs), #op);                  \
-    }
-CHAINERX_DEFINE_INPLACE(+=, Add)
-CHAINERX_DEFINE_INPLACE(-=, Subtract)
-CHAINERX_DEFINE_INPLACE(*=, Multiply)
-CHAINERX_DEFINE_INPLACE(/=, Divide)
+CHAINERX_DEFINE_INPLACE(+=, AddInplace)
+CHAINERX_DEFINE_INPLACE(-=, SubtractInplace)
+CHAINERX_DEFINE_INPLACE(*=, MultiplyInplace)
+CHAINERX_DEFINE_INPLACE(/=, DivideInplace)
 #undef CHAINERX_DEFINE_INPLACE
 
 namespace {

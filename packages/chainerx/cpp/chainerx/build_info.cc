@@ -23,6 +23,7 @@ BuildInfo MakeBuildInfo() {
     info.compiler = CompilerName();
     info.cxx_standard = std::to_string(__cplusplus);
     info.cuda_enabled = CHAINERX_BUILD_CUDA_ENABLED != 0;
+    info.blas = CHAINERX_OPENBLAS_ENABLED != 0 ? "openblas" : "native";
     info.backends = {"native"};
     if (info.cuda_enabled) {
         info.backends.emplace_back("cuda");

@@ -11,6 +11,7 @@ struct BuildInfo {
     std::string compiler;
     std::string cxx_standard;
     bool cuda_enabled;
+    std::string blas;  // "openblas" or "native" (the GEMM of the native backend)
     std::vector<std::string> backends;
 };
 

@@ -103,22 +103,17 @@ nb::object ReflectedOperator(const Array& self, nb::handle other) {
     return nb::borrow(Py_NotImplemented);
 }
 
-// `a op= other`: computes, then writes back into a's memory (refused for graph arrays).
-template <Array (*ArrayOp)(const Array&, const Array&)>
-Array& InplaceOperator(Array& self, nb::handle other, const char* name) {
-    internal::CheckNoGraphForInplace(self, name);
-    Array rhs = IsScalar(other) ? internal::ScalarArray(ScalarArg(other), ResultTypeWithScalar(self.dtype(), ScalarArg(other)),
-                                                        self.device())
-                                : ArrayArg(other, &self.device());
-    Array result = ArrayOp(self, rhs);
-    if (result.shape() != self.shape()) {
-        throw DimensionError{"in-place ", name, ": result of shape ", result.shape(),
-                             " cannot be stored into an array of shape ", self.shape()};
+// `a op= other`: computed in a's memory (refused for graph arrays).
+template <void (*InplaceOp)(const Array&, const Array&)>
+Array& InplaceOperator(Array& self, nb::handle other) {
+    Array rhs;
+    if (IsScalar(other)) {
+        Scalar s = ScalarArg(other);
+        rhs = internal::ScalarArray(s, ResultTypeWithScalar(self.dtype(), s), self.device());
+    } else {
+        rhs = ArrayArg(other, &self.device());
     }
-    if (IsFloating(result.dtype()) && !IsFloating(self.dtype())) {
-        throw DtypeError{"in-place ", name, ": cannot store a ", result.dtype(), " result into a ", self.dtype(), " array"};
-    }
-    self.device().backend().CallKernel<CopyKernel>(result, self);
+    InplaceOp(self, rhs);
     return self;
 }
 
@@ -360,10 +355,10 @@ void InitArray(nb::module_& m) {
     c.def("__rand__", &ReflectedOperator<CX_RBINOP(BitwiseAnd)>);
     c.def("__ror__", &ReflectedOperator<CX_RBINOP(BitwiseOr)>);
     c.def("__rxor__", &ReflectedOperator<CX_RBINOP(BitwiseXor)>);
-    c.def("__iadd__", [](Array& a, nb::handle b) -> Array& { return InplaceOperator<Add>(a, b, "+="); }, nb::rv_policy::none);
-    c.def("__isub__", [](Array& a, nb::handle b) -> Array& { return InplaceOperator<Subtract>(a, b, "-="); }, nb::rv_policy::none);
-    c.def("__imul__", [](Array& a, nb::handle b) -> Array& { return InplaceOperator<Multiply>(a, b, "*="); }, nb::rv_policy::none);
-    c.def("__itruediv__", [](Array& a, nb::handle b) -> Array& { return InplaceOperator<Divide>(a, b, "/="); }, nb::rv_policy::none);
+    c.def("__iadd__", &InplaceOperator<internal::AddInplace>, nb::rv_policy::none);
+    c.def("__isub__", &InplaceOperator<internal::SubtractInplace>, nb::rv_policy::none);
+    c.def("__imul__", &InplaceOperator<internal::MultiplyInplace>, nb::rv_policy::none);
+    c.def("__itruediv__", &InplaceOperator<internal::DivideInplace>, nb::rv_policy::none);
     c.def("__eq__", &BinaryOperator<CX_BINOP(Equal)>);
     c.def("__ne__", &BinaryOperator<CX_BINOP(NotEqual)>);
     c.def("__gt__", &BinaryOperator<CX_BINOP(Greater)>);

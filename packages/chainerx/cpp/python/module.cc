@@ -20,10 +20,11 @@ NB_MODULE(_core, m) {
                 d["compiler"] = info.compiler;
                 d["cxx_standard"] = info.cxx_standard;
                 d["cuda_enabled"] = info.cuda_enabled;
+                d["blas"] = info.blas;
                 d["backends"] = info.backends;
                 return d;
             },
-            "Return a dict describing how this ChainerX was built (version, compiler, backends).");
+            "Return a dict describing how this ChainerX was built (version, compiler, backends, BLAS).");
     chainerx::python::InitConversions();
     chainerx::python::InitErrors(m);
     chainerx::python::InitDevices(m);

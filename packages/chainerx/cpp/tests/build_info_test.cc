@@ -13,6 +13,7 @@ TEST(BuildInfoTest, ReportsVersionAndNativeBackend) {
     EXPECT_EQ(info.version.rfind("8.", 0), 0u) << info.version;
     EXPECT_NE(std::find(info.backends.begin(), info.backends.end(), "native"), info.backends.end());
     EXPECT_FALSE(info.cuda_enabled);
+    EXPECT_TRUE(info.blas == "openblas" || info.blas == "native") << info.blas;
 }
 
 TEST(BuildInfoTest, IsTheSameObjectEveryCall) { EXPECT_EQ(&GetBuildInfo(), &GetBuildInfo()); }

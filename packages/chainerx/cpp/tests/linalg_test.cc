@@ -23,10 +23,26 @@ std::vector<double> NaiveMatmul(const std::vector<double>& a, const std::vector<
 }
 
 TEST(LinalgTest, DotMatchesNaiveOnOddSizes) {
-    for (auto [m, k, n] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {5, 7, 3}, {9, 130, 600}, {4, 0, 2}}) {
+    for (auto [m, k, n] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {5, 7, 3}, {9, 130, 600}, {4, 0, 2}, {1, 7, 5}, {5, 7, 1}, {6, 1, 4}}) {
         Array a = RandomUniform(-1, 1, Shape{m, k});
         Array b = RandomUniform(-1, 1, Shape{k, n});
         ExpectAllClose(Dot(a, b), NaiveMatmul(testing::ToVector<double>(a), testing::ToVector<double>(b), m, k, n), 1e-10);
+    }
+}
+
+TEST(LinalgTest, DotOfTransposedAndStridedViews) {
+    // Vector and matrix shapes, with operands that are transposed or strided views.
+    for (auto [m, k, n] : std::vector<std::tuple<int, int, int>>{{1, 7, 5}, {5, 7, 1}, {6, 1, 4}, {4, 6, 3}}) {
+        Array at = Transpose(RandomUniform(-1, 1, Shape{k, m}));
+        Array bt = Transpose(RandomUniform(-1, 1, Shape{n, k}));
+        Array bs = At(RandomUniform(-1, 1, Shape{k, 2 * n}), {Slice{}, Slice{std::nullopt, std::nullopt, 2}});
+        for (const Array& b : {bt, bs}) {
+            ExpectAllClose(Dot(at, b), NaiveMatmul(testing::ToVector<double>(at), testing::ToVector<double>(b), m, k, n),
+                           1e-10);
+            Array a32 = AsType(at, Dtype::kFloat32);
+            ExpectAllClose(Dot(a32, AsType(b, Dtype::kFloat32)),
+                           NaiveMatmul(testing::ToVector<double>(a32), testing::ToVector<double>(b), m, k, n), 1e-5);
+        }
     }
 }
 

@@ -89,6 +89,9 @@ void BinaryLoop(const Array& a, const Array& b, const Array& out, F f) {
         } else if (s[0] == sizeof(Out) && s[1] == sizeof(In) && s[2] == 0) {
             const In yv = *y;  // a broadcast scalar: the common `array op number` case
             for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
+        } else if (s[0] == sizeof(Out) && s[1] == 0 && s[2] == sizeof(In)) {
+            const In xv = *x;  // `number op array`
+            for (int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
         } else {
             for (int64_t i = 0; i < n; ++i) At<Out>(p[0], i, s[0]) = f(At<In>(p[1], i, s[1]), At<In>(p[2], i, s[2]));
         }

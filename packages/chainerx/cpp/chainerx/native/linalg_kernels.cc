@@ -1,12 +1,17 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 
 #include "chainerx/kernels/creation.h"
 #include "chainerx/kernels/linalg.h"
 #include "chainerx/native/native_backend.h"
 #include "chainerx/routines/creation.h"
+
+#if CHAINERX_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
 
 namespace chainerx {
 namespace native {
@@ -64,14 +69,104 @@ Array ContiguousNoGraph(const Array& a) {
     return copy;
 }
 
+#if CHAINERX_HAVE_OPENBLAS
+
+// A 2-D operand as BLAS sees it: row-major with leading dimension ld, possibly transposed.
+// Transposed views (as backward makes them) need no copy.
+struct BlasOperand {
+    Array array;
+    bool transposed;
+    int64_t ld;
+};
+
+BlasOperand ToBlasOperand(const Array& a) {
+    int64_t item = a.GetItemSize();
+    int64_t rows = a.shape()[0];
+    int64_t cols = a.shape()[1];
+    int64_t s0 = a.strides()[0];
+    int64_t s1 = a.strides()[1];
+    if ((cols == 1 || s1 == item) && s0 % item == 0 && s0 / item >= std::max<int64_t>(cols, 1)) {
+        return {a, false, s0 / item};
+    }
+    if ((rows == 1 || s0 == item) && s1 % item == 0 && s1 / item >= std::max<int64_t>(rows, 1)) {
+        return {a, true, s1 / item};
+    }
+    return {ContiguousNoGraph(a), false, std::max<int64_t>(cols, 1)};
+}
+
+// The float and double entry points of the BLAS routines used below.
+template <typename T>
+struct Blas;
+template <>
+struct Blas<float> {
+    static constexpr auto gemm = scipy_cblas_sgemm;
+    static constexpr auto gemv = scipy_cblas_sgemv;
+    static constexpr auto ger = scipy_cblas_sger;
+};
+template <>
+struct Blas<double> {
+    static constexpr auto gemm = scipy_cblas_dgemm;
+    static constexpr auto gemv = scipy_cblas_dgemv;
+    static constexpr auto ger = scipy_cblas_dger;
+};
+
+// out = a @ b. Vector shapes go to gemv/ger: GEMM would pack a whole operand for one row,
+// which dominates small-batch steps.
+template <typename T>
+void BlasGemm(const Array& a, const Array& b, const Array& out) {
+    BlasOperand oa = ToBlasOperand(a);
+    BlasOperand ob = ToBlasOperand(b);
+    auto m = static_cast<blasint>(a.shape()[0]);
+    auto k = static_cast<blasint>(a.shape()[1]);
+    auto n = static_cast<blasint>(b.shape()[1]);
+    auto lda = static_cast<blasint>(oa.ld);
+    auto ldb = static_cast<blasint>(ob.ld);
+    const T* pa = static_cast<const T*>(oa.array.raw_data());
+    const T* pb = static_cast<const T*>(ob.array.raw_data());
+    T* pc = static_cast<T*>(out.raw_data());
+    // Element strides of a's row 0, b's column 0, a's column 0 and b's row 0.
+    blasint a_row = oa.transposed ? lda : 1;
+    blasint b_col = ob.transposed ? 1 : ldb;
+    blasint a_col = oa.transposed ? 1 : lda;
+    blasint b_row = ob.transposed ? ldb : 1;
+    if (m == 1) {  // out row = a row @ b
+        if (ob.transposed) {
+            Blas<T>::gemv(CblasRowMajor, CblasNoTrans, n, k, T{1}, pb, ldb, pa, a_row, T{0}, pc, 1);
+        } else {
+            Blas<T>::gemv(CblasRowMajor, CblasTrans, k, n, T{1}, pb, ldb, pa, a_row, T{0}, pc, 1);
+        }
+    } else if (n == 1) {  // out column = a @ b column
+        if (oa.transposed) {
+            Blas<T>::gemv(CblasRowMajor, CblasTrans, k, m, T{1}, pa, lda, pb, b_col, T{0}, pc, 1);
+        } else {
+            Blas<T>::gemv(CblasRowMajor, CblasNoTrans, m, k, T{1}, pa, lda, pb, b_col, T{0}, pc, 1);
+        }
+    } else if (k == 1) {  // outer product of a column and b row
+        std::fill(pc, pc + static_cast<int64_t>(m) * n, T{0});
+        Blas<T>::ger(CblasRowMajor, m, n, T{1}, pa, a_col, pb, b_row, pc, n);
+    } else {
+        Blas<T>::gemm(CblasRowMajor, oa.transposed ? CblasTrans : CblasNoTrans, ob.transposed ? CblasTrans : CblasNoTrans,
+                      m, n, k, T{1}, pa, lda, pb, ldb, T{0}, pc, n);
+    }
+}
+
+#endif  // CHAINERX_HAVE_OPENBLAS
+
 class NativeDotKernel : public DotKernel {
 public:
     void Call(const Array& a, const Array& b, const Array& out) override {
-        Array ac = ContiguousNoGraph(a);
-        Array bc = ContiguousNoGraph(b);
         int64_t m = a.shape()[0];
         int64_t k = a.shape()[1];
         int64_t n = b.shape()[1];
+#if CHAINERX_HAVE_OPENBLAS
+        constexpr int64_t kBlasMax = std::numeric_limits<blasint>::max();
+        if (m > 0 && n > 0 && k > 0 && m < kBlasMax && n < kBlasMax && k < kBlasMax) {
+            if (out.dtype() == Dtype::kFloat32) return BlasGemm<float>(a, b, out);
+            if (out.dtype() == Dtype::kFloat64) return BlasGemm<double>(a, b, out);
+        }
+#endif
+        Array ac = ContiguousNoGraph(a);
+        Array bc = ContiguousNoGraph(b);
         VisitNumericDtype(out.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
             if constexpr (std::is_same_v<T, Float16>) {

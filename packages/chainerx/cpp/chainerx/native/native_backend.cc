@@ -21,7 +21,9 @@ std::unique_ptr<Device> NativeBackend::CreateDevice(int index) { return std::mak
 
 void RegisterNativeKernels(KernelRegistry& registry) {
     RegisterCreationKernels(registry);
-    RegisterMathKernels(registry);
+    RegisterUnaryKernels(registry);
+    RegisterBinaryKernels(registry);
+    RegisterCompareKernels(registry);
     RegisterReductionKernels(registry);
     RegisterIndexingKernels(registry);
     RegisterLinalgKernels(registry);

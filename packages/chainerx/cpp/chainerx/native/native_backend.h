@@ -34,7 +34,9 @@ void RegisterNativeKernels(KernelRegistry& registry);
 
 // One per kernels/*.h family, defined next to the kernels.
 void RegisterCreationKernels(KernelRegistry& registry);
-void RegisterMathKernels(KernelRegistry& registry);
+void RegisterUnaryKernels(KernelRegistry& registry);
+void RegisterBinaryKernels(KernelRegistry& registry);
+void RegisterCompareKernels(KernelRegistry& registry);
 void RegisterReductionKernels(KernelRegistry& registry);
 void RegisterIndexingKernels(KernelRegistry& registry);
 void RegisterLinalgKernels(KernelRegistry& registry);

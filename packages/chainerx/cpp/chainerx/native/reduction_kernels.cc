@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <vector>
 
 #include "chainerx/kernels/creation.h"
 #include "chainerx/kernels/reduction.h"
@@ -77,11 +78,41 @@ void ReduceBlocks(ReduceOp op, const T* in, int64_t n_out, int64_t r, Out* out) 
     }
 }
 
+// Sums over leading axes of a contiguous array row by row, so the inner loop runs along
+// contiguous memory (the bias-gradient case: sum over the batch axis).
+template <typename T>
+void SumLeadingAxes(const T* in, int64_t rows, int64_t n_out, T* out) {
+    using C = ComputeType<T>;
+    std::vector<SumType<T>> acc(n_out, SumType<T>{0});
+    for (int64_t i = 0; i < rows; ++i) {
+        const T* row = in + i * n_out;
+        for (int64_t j = 0; j < n_out; ++j) acc[j] += static_cast<C>(row[j]);
+    }
+    for (int64_t j = 0; j < n_out; ++j) out[j] = ConvertValue<T>(acc[j]);
+}
+
+bool IsLeadingAxes(const Axes& axes) {
+    for (int i = 0; i < axes.ndim(); ++i) {
+        if (axes[i] != i) return false;
+    }
+    return true;
+}
+
 class NativeReduceKernel : public ReduceKernel {
 public:
     // Moves the reduced axes last and makes them contiguous, so every output element is the
     // reduction of one contiguous block.
     void Call(ReduceOp op, const Array& x, const Axes& axes, const Array& out) override {
+        if (op == ReduceOp::kSum && IsLeadingAxes(axes) && x.IsContiguous() && out.IsContiguous() &&
+            axes.ndim() < x.ndim() && out.GetTotalSize() > 0) {
+            int64_t n_out = out.GetTotalSize();
+            VisitNumericDtype(x.dtype(), [&](auto tag) {
+                using T = typename decltype(tag)::type;
+                SumLeadingAxes<T>(static_cast<const T*>(x.raw_data()), x.GetTotalSize() / n_out, n_out,
+                                  static_cast<T*>(out.raw_data()));
+            });
+            return;
+        }
         Shape shape;
         Strides strides;
         int64_t block = 1;

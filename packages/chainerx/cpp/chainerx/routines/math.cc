@@ -217,6 +217,33 @@ Array Relu(const Array& x) {
     return out;
 }
 
+namespace {
+
+void BinaryInplace(BinaryOp op, const char* name, const Array& a, const Array& b, bool true_division = false) {
+    internal::CheckNoGraphForInplace(a, name);
+    CheckEqualDevices(a.device(), b.device());
+    Dtype result = PromoteTypes(a.dtype(), b.dtype());
+    if (true_division && !IsFloating(result)) result = Dtype::kFloat64;
+    if (IsFloating(result) && !IsFloating(a.dtype())) {
+        throw DtypeError{"in-place ", name, ": cannot store a ", result, " result into a ", a.dtype(), " array"};
+    }
+    if (BroadcastShapes(a.shape(), b.shape()) != a.shape()) {
+        throw DimensionError{"in-place ", name, ": operand of shape ", b.shape(),
+                             " cannot be broadcast into an array of shape ", a.shape()};
+    }
+    Array rhs = internal::BroadcastView(internal::CastIfNeeded(b.AsGradStopped(), a.dtype()), a.shape());
+    a.device().backend().CallKernel<BinaryKernel>(op, a, rhs, a);
+}
+
+}  // namespace
+
+namespace internal {
+void AddInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kAdd, "+=", a, b); }
+void SubtractInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kSubtract, "-=", a, b); }
+void MultiplyInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kMultiply, "*=", a, b); }
+void DivideInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kDivide, "/=", a, b, true); }
+}  // namespace internal
+
 Array Clip(const Array& a, const std::optional<Scalar>& a_min, const std::optional<Scalar>& a_max) {
     if (!a_min.has_value() && !a_max.has_value()) throw ChainerxError{"clip: at least one of a_min and a_max must be given"};
     Array out = a;

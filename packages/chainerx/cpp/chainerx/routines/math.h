@@ -66,4 +66,13 @@ Array Relu(const Array& x);
 // min and max may be absent (but not both).
 Array Clip(const Array& a, const std::optional<Scalar>& a_min, const std::optional<Scalar>& a_max);
 
+namespace internal {
+// a op= b computed directly in a's memory, as NumPy's in-place operators do: b broadcasts to a's
+// shape and the result must fit a's dtype. Refused (ChainerxError) when a is in a graph.
+void AddInplace(const Array& a, const Array& b);
+void SubtractInplace(const Array& a, const Array& b);
+void MultiplyInplace(const Array& a, const Array& b);
+void DivideInplace(const Array& a, const Array& b);
+}  // namespace internal
+
 }  // namespace chainerx

@@ -147,21 +147,59 @@ Array Any(const Array& a, const std::optional<Axes>& axes, bool keepdims) {
 Array Logsumexp(const Array& a, const std::optional<Axes>& axes_in, bool keepdims) {
     Axes axes = ResolveAxes(a, axes_in);
     Array x = IsFloating(a.dtype()) ? a : AsType(a, Dtype::kFloat64);
-    // Shifting by the (constant) maximum keeps exp from overflowing; it does not change the value.
-    Array shift = AMax(x.AsGradStopped(), axes, true);
-    Array result = Add(Log(Sum(Exp(Subtract(x, shift)), axes, true)), shift);
-    return keepdims ? result : Reshape(result, ReducedShape(a.shape(), axes, false));
+    // Computed outside the graph, shifted by the maximum so exp cannot overflow; one graph node.
+    Array xs = x.AsGradStopped();
+    Array shift = AMax(xs, axes, true);
+    Array lse = Add(Log(Sum(Exp(Subtract(xs, shift)), axes, true)), shift);
+    Array out = keepdims ? lse : Reshape(lse, ReducedShape(a.shape(), axes, false));
+    BackwardBuilder bb{"logsumexp", {x}, {out}};
+    if (bb) {
+        bb.RetainOutput(0);
+        Shape in_shape = x.shape();
+        bb.Define([x, axes, keepdims, in_shape](BackwardContext& ctx) {
+            Array y = BroadcastBack(ctx.GetRetainedOutput(0), in_shape, axes, keepdims);
+            Array gy = BroadcastBack(ctx.output_grad(), in_shape, axes, keepdims);
+            ctx.input_grad() = Multiply(gy, Exp(Subtract(x, y)));
+        });
+    }
+    return out;
 }
 
 Array LogSoftmax(const Array& a, const std::optional<Axes>& axes) {
-    Axes ax = DefaultSoftmaxAxes(a, axes);
-    return Subtract(a, Logsumexp(a, ax, true));
+    Axes ax = NormalizeAxes(DefaultSoftmaxAxes(a, axes), a.ndim());
+    Array x = IsFloating(a.dtype()) ? a : AsType(a, Dtype::kFloat64);
+    Array xs = x.AsGradStopped();
+    Array out = Subtract(xs, Logsumexp(xs, ax, true));
+    BackwardBuilder bb{"log_softmax", {x}, {out}};
+    if (bb) {
+        bb.RetainOutput(0);
+        bb.Define([ax](BackwardContext& ctx) {
+            // d log_softmax: gx = gy - softmax * sum(gy), with softmax = exp(y).
+            const Array& gy = ctx.output_grad();
+            Array y = ctx.GetRetainedOutput(0);
+            ctx.input_grad() = Subtract(gy, Multiply(Exp(y), Sum(gy, ax, true)));
+        });
+    }
+    return out;
 }
 
 Array Softmax(const Array& a, const std::optional<Axes>& axes) {
-    Axes ax = DefaultSoftmaxAxes(a, axes);
-    Array shifted = Exp(Subtract(a, AMax(a.AsGradStopped(), ax, true)));
-    return Divide(shifted, Sum(shifted, ax, true));
+    Axes ax = NormalizeAxes(DefaultSoftmaxAxes(a, axes), a.ndim());
+    Array x = IsFloating(a.dtype()) ? a : AsType(a, Dtype::kFloat64);
+    Array xs = x.AsGradStopped();
+    Array shifted = Exp(Subtract(xs, AMax(xs, ax, true)));
+    Array out = Divide(shifted, Sum(shifted, ax, true));
+    BackwardBuilder bb{"softmax", {x}, {out}};
+    if (bb) {
+        bb.RetainOutput(0);
+        bb.Define([ax](BackwardContext& ctx) {
+            // gx = y * (gy - sum(gy * y)).
+            const Array& gy = ctx.output_grad();
+            Array y = ctx.GetRetainedOutput(0);
+            ctx.input_grad() = Multiply(y, Subtract(gy, Sum(Multiply(gy, y), ax, true)));
+        });
+    }
+    return out;
 }
 
 namespace internal {
