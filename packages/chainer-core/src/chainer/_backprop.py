@@ -32,27 +32,31 @@ def walk_creators(var: Variable):
                 stack.append(creator)
 
 
+def _as_grad_variable(grad) -> Variable:
+    """A gradient given as an array or a variable, as a variable."""
+    return grad if isinstance(grad, Variable) else Variable(grad, requires_grad=False)
+
+
+def _scaled(gv: Variable, loss_scale) -> Variable:
+    return gv if loss_scale is None else gv * loss_scale
+
+
 def _initial_grad(var: Variable, given, loss_scale, caller: str):
-    """The gradient backprop starts from at ``var``, as a variable."""
-    if given is None:
-        gv = var._grad_var
-        if gv is None:
-            array = var._array
-            if array is None or array.size != 1:
-                shape = None if array is None else array.shape
-                raise ValueError(
-                    f"{caller}: the output of shape {shape} has no gradient; set its .grad "
-                    "(only single-element outputs start from 1 automatically)"
-                )
-            gv = Variable(var.xp.ones_like(array), requires_grad=False)
-            var._grad_var = gv
-    elif isinstance(given, Variable):
-        gv = given
-    else:
-        gv = Variable(given, requires_grad=False)
-    if loss_scale is not None:
-        gv = gv * loss_scale
-    return gv
+    """The gradient backprop starts from at ``var``: given, its ``grad``, or 1 for a scalar."""
+    if given is not None:
+        return _scaled(_as_grad_variable(given), loss_scale)
+    gv = var._grad_var
+    if gv is None:
+        array = var._array
+        if array is None or array.size != 1:
+            shape = None if array is None else array.shape
+            raise ValueError(
+                f"{caller}: the output of shape {shape} has no gradient; set its .grad "
+                "(only single-element outputs start from 1 automatically)"
+            )
+        gv = Variable(var.xp.ones_like(array), requires_grad=False)
+        var._grad_var = gv
+    return _scaled(gv, loss_scale)
 
 
 def backward_from(
@@ -128,9 +132,7 @@ def grad(
     if grad_inputs is not None:
         for x, gx in zip(inputs, grad_inputs):
             if gx is not None:
-                gx = gx if isinstance(gx, Variable) else Variable(gx, requires_grad=False)
-                old = targets[x.node]
-                targets[x.node] = gx if old is None else old + gx
+                targets[x.node] = _add(targets[x.node], _as_grad_variable(gx))
     roots = []
     for i, y in enumerate(outputs):
         given = None if grad_outputs is None else grad_outputs[i]
@@ -154,15 +156,10 @@ def grad(
 
 
 def _initial_grad_for_grad(y: Variable, given, loss_scale):
+    """For ``chainer.grad``: the given gradient, or ones (``y.grad`` is not consulted)."""
     if given is None:
-        g = Variable(y.xp.ones_like(y._array), requires_grad=False)
-    elif isinstance(given, Variable):
-        g = given
-    else:
-        g = Variable(given, requires_grad=False)
-    if loss_scale is not None:
-        g = g * loss_scale
-    return g
+        return _scaled(Variable(y.xp.ones_like(y._array), requires_grad=False), loss_scale)
+    return _scaled(_as_grad_variable(given), loss_scale)
 
 
 def _add(a, b):
