@@ -164,6 +164,7 @@ GRADIENT_CASES = {
     "concatenate": lambda x: chainerx.concatenate([x, x * 2], axis=1),
     "stack": lambda x: chainerx.stack([x, x], 2),
     "split": lambda x: chainerx.split(x, [1], 1)[1] * 3,
+    "split_parts": lambda x: (lambda p: p[0] * p[2] + p[1])(chainerx.split(x, 3, 1)),
     "repeat": lambda x: chainerx.repeat(x, [2, 1, 3], 1),
     "flip": lambda x: chainerx.flip(x, 1),
     "moveaxis": lambda x: chainerx.moveaxis(x[None], 0, 2),

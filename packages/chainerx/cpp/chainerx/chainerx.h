@@ -19,5 +19,6 @@
 #include "chainerx/routines/math.h"
 #include "chainerx/routines/random.h"
 #include "chainerx/routines/reduction.h"
+#include "chainerx/routines/rnn.h"
 #include "chainerx/scalar.h"
 #include "chainerx/shape.h"

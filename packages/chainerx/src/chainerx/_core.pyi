@@ -792,3 +792,33 @@ def relu(x: object) -> ndarray:
 
 def clip(a: object, a_min: object | None, a_max: object | None) -> ndarray:
     """Clips the values of an array to a given interval."""
+
+def n_step_lstm(n_layers: int, hx: ndarray, cx: ndarray, ws: Sequence[Sequence[ndarray]], bs: Sequence[Sequence[ndarray]], xs: Sequence[ndarray]) -> tuple[ndarray, ndarray, list[ndarray]]:
+    """
+    Stacked uni-directional LSTM over sequences sorted by decreasing length; returns (hy, cy, ys).
+    """
+
+def n_step_bilstm(n_layers: int, hx: ndarray, cx: ndarray, ws: Sequence[Sequence[ndarray]], bs: Sequence[Sequence[ndarray]], xs: Sequence[ndarray]) -> tuple[ndarray, ndarray, list[ndarray]]:
+    """
+    Stacked bi-directional LSTM over sequences sorted by decreasing length; returns (hy, cy, ys).
+    """
+
+def n_step_gru(n_layers: int, hx: ndarray, ws: Sequence[Sequence[ndarray]], bs: Sequence[Sequence[ndarray]], xs: Sequence[ndarray]) -> tuple[ndarray, list[ndarray]]:
+    """
+    Stacked uni-directional GRU over sequences sorted by decreasing length; returns (hy, ys).
+    """
+
+def n_step_bigru(n_layers: int, hx: ndarray, ws: Sequence[Sequence[ndarray]], bs: Sequence[Sequence[ndarray]], xs: Sequence[ndarray]) -> tuple[ndarray, list[ndarray]]:
+    """
+    Stacked bi-directional GRU over sequences sorted by decreasing length; returns (hy, ys).
+    """
+
+def n_step_rnn(n_layers: int, hx: ndarray, ws: Sequence[Sequence[ndarray]], bs: Sequence[Sequence[ndarray]], xs: Sequence[ndarray], activation: str = 'tanh') -> tuple[ndarray, list[ndarray]]:
+    """
+    Stacked uni-directional Elman RNN ('tanh' or 'relu') over sequences sorted by decreasing length; returns (hy, ys).
+    """
+
+def n_step_birnn(n_layers: int, hx: ndarray, ws: Sequence[Sequence[ndarray]], bs: Sequence[Sequence[ndarray]], xs: Sequence[ndarray], activation: str = 'tanh') -> tuple[ndarray, list[ndarray]]:
+    """
+    Stacked bi-directional Elman RNN ('tanh' or 'relu') over sequences sorted by decreasing length; returns (hy, ys).
+    """

@@ -377,7 +377,19 @@ std::vector<Array> Split(const Array& a, const std::vector<int64_t>& indices, in
     points.push_back(dim);
     std::vector<Array> parts;
     for (size_t i = 0; i + 1 < points.size(); ++i) {
-        parts.push_back(internal::AxisSlice(a, ax, points[i], std::max(points[i], points[i + 1])));
+        Shape shape = a.shape();
+        shape[ax] = std::max(points[i], points[i + 1]) - points[i];
+        parts.push_back(internal::MakeViewOf(a, shape, a.strides(), a.offset() + points[i] * a.strides()[ax]));
+    }
+    // One node for all parts: its backward concatenates their gradients once, where a slice per
+    // part would scatter each into a zero array of the whole input's size.
+    BackwardBuilder bb{"split", std::vector<Array>{a}, parts};
+    if (bb) {
+        bb.Define([n = parts.size(), ax](BackwardContext& ctx) {
+            std::vector<Array> grads;
+            for (size_t i = 0; i < n; ++i) grads.push_back(ctx.output_grad(i));
+            ctx.input_grad() = Concatenate(grads, ax);
+        });
     }
     return parts;
 }
