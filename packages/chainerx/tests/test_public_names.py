@@ -2,12 +2,14 @@
 
 import chainerx
 
-# Chainer 7.8.1's chainerx names implemented so far (the neural-network routines of issue 12
-# and chainerx.linalg are still to come).
+# Chainer 7.8.1's chainerx names implemented so far (the rest of the neural-network routines of
+# issue 12 and chainerx.linalg are still to come).
 CHAINER7_NAMES = [
     "Backend",
     "Context",
     "Device",
+    "absolute_error",
+    "accuracy",
     "add",
     "all",
     "amax",
@@ -63,6 +65,7 @@ CHAINER7_NAMES = [
     "fromstring",
     "full",
     "full_like",
+    "gaussian_kl_divergence",
     "get_backend",
     "get_default_device",
     "get_device",
@@ -70,6 +73,7 @@ CHAINER7_NAMES = [
     "greater_equal",
     "hsplit",
     "hstack",
+    "huber_loss",
     "identity",
     "is_backprop_required",
     "isinf",
@@ -77,6 +81,7 @@ CHAINER7_NAMES = [
     "left_shift",
     "less",
     "less_equal",
+    "linear",
     "linspace",
     "loadtxt",
     "log",
@@ -89,6 +94,7 @@ CHAINER7_NAMES = [
     "logical_or",
     "logical_xor",
     "logsumexp",
+    "lstm",
     "maximum",
     "mean",
     "meshgrid",
@@ -118,12 +124,16 @@ CHAINER7_NAMES = [
     "right_shift",
     "set_default_device",
     "sigmoid",
+    "sigmoid_cross_entropy",
     "sign",
     "sin",
     "sinh",
+    "slstm",
+    "softmax_cross_entropy",
     "split",
     "sqrt",
     "square",
+    "squared_error",
     "squeeze",
     "stack",
     "subtract",
@@ -134,6 +144,7 @@ CHAINER7_NAMES = [
     "tanh",
     "to_numpy",
     "transpose",
+    "tree_lstm",
     "tri",
     "tril",
     "triu",

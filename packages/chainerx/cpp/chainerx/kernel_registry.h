@@ -25,6 +25,9 @@ enum class KernelId : int {
     kDot,
     kNonzero,
     kRandom,
+    // loss
+    kSoftmaxCrossEntropy,
+    kSoftmaxCrossEntropyGrad,
     kCount,
 };
 

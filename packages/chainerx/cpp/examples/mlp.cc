@@ -6,18 +6,6 @@
 
 namespace cx = chainerx;
 
-namespace {
-
-cx::Array Linear(const cx::Array& x, const cx::Array& w, const cx::Array& b) { return cx::Add(cx::Dot(x, w), b); }
-
-// Mean softmax cross entropy of logits (n, k) against one-hot targets (n, k).
-cx::Array SoftmaxCrossEntropy(const cx::Array& logits, const cx::Array& one_hot) {
-    cx::Array nll = cx::Negative(cx::Sum(cx::Multiply(cx::LogSoftmax(logits), one_hot), cx::Axes{1}));
-    return cx::Mean(nll);
-}
-
-}  // namespace
-
 int main() {
     constexpr int64_t kBatch = 64;
     constexpr int64_t kIn = 8;
@@ -29,18 +17,17 @@ int main() {
     cx::Array x = cx::RandomNormal(0, 1, cx::Shape{kBatch, kIn}, cx::Dtype::kFloat32);
     cx::Array teacher = cx::RandomNormal(0, 1, cx::Shape{kIn, kClasses}, cx::Dtype::kFloat32);
     cx::Array labels = cx::ArgMax(cx::Dot(x, teacher), 1);
-    cx::Array one_hot = cx::AsType(cx::Equal(cx::Reshape(labels, cx::Shape{kBatch, 1}), cx::Arange(0, kClasses)),
-                                   cx::Dtype::kFloat32);
 
-    cx::Array w1 = cx::RandomNormal(0, 0.3, cx::Shape{kIn, kHidden}, cx::Dtype::kFloat32).RequireGrad();
+    cx::Array w1 = cx::RandomNormal(0, 0.3, cx::Shape{kHidden, kIn}, cx::Dtype::kFloat32).RequireGrad();
     cx::Array b1 = cx::Zeros(cx::Shape{kHidden}, cx::Dtype::kFloat32).RequireGrad();
-    cx::Array w2 = cx::RandomNormal(0, 0.3, cx::Shape{kHidden, kClasses}, cx::Dtype::kFloat32).RequireGrad();
+    cx::Array w2 = cx::RandomNormal(0, 0.3, cx::Shape{kClasses, kHidden}, cx::Dtype::kFloat32).RequireGrad();
     cx::Array b2 = cx::Zeros(cx::Shape{kClasses}, cx::Dtype::kFloat32).RequireGrad();
 
     double first_loss = 0;
     double last_loss = 0;
     for (int step = 0; step < 200; ++step) {
-        cx::Array loss = SoftmaxCrossEntropy(Linear(cx::Relu(Linear(x, w1, b1)), w2, b2), one_hot);
+        cx::Array logits = cx::Linear(cx::Relu(cx::Linear(x, w1, b1)), w2, b2);
+        cx::Array loss = cx::Mean(cx::SoftmaxCrossEntropy(logits, labels));
         loss.Backward();
         for (cx::Array* param : {&w1, &b1, &w2, &b2}) {
             // Update through a graph-free view: in-place writes on graph arrays are refused.

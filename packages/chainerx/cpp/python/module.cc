@@ -33,4 +33,5 @@ NB_MODULE(_core, m) {
     chainerx::python::InitRoutines(m);
     chainerx::python::InitMathRoutines(m);
     chainerx::python::InitRnn(m);
+    chainerx::python::InitNnRoutines(m);
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -57,6 +58,30 @@ inline void CheckGradient(const std::function<Array(const Array&)>& f, const Arr
         };
         double numeric = (eval(eps) - eval(-eps)) / (2 * eps);
         EXPECT_NEAR(analytic[i], numeric, tol * (1 + std::abs(numeric))) << "gradient at flat index " << i;
+    }
+}
+
+// CheckGradient of the first-order gradient of sum(f(x) * w): checks f's second derivatives, and
+// that the backward of every routine f uses is itself differentiable.
+inline void CheckDoubleGradient(const std::function<Array(const Array&)>& f, const Array& x, double eps = 1e-6,
+                                double tol = 1e-5) {
+    Array w = RandomUniform(0.5, 1.5, f(x).shape(), x.dtype());
+    auto first_order = [&f, &w](const Array& x_in) {
+        // Numerical passes give arrays outside any graph; they need one to take gradients in.
+        Array leaf = x_in.IsGradRequired() ? x_in : Copy(x_in).RequireGrad();
+        return *Grad({Sum(Multiply(f(leaf), w))}, {leaf}, std::nullopt, DoubleBackpropOption::kEnable)[0];
+    };
+    CheckGradient(first_order, x, eps, tol);
+}
+
+// Expects f to throw E with a message containing fragment (messages are part of the interface).
+template <typename E, typename F>
+void ExpectThrowWith(F f, const std::string& fragment) {
+    try {
+        f();
+        ADD_FAILURE() << "no exception, expected one containing: " << fragment;
+    } catch (const E& e) {
+        EXPECT_NE(std::string{e.what()}.find(fragment), std::string::npos) << e.what();
     }
 }
 

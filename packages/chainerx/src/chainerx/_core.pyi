@@ -822,3 +822,48 @@ def n_step_birnn(n_layers: int, hx: ndarray, ws: Sequence[Sequence[ndarray]], bs
     """
     Stacked bi-directional Elman RNN ('tanh' or 'relu') over sequences sorted by decreasing length; returns (hy, ys).
     """
+
+def linear(x: ndarray, W: ndarray, b: ndarray | None = None, n_batch_axes: int = 1) -> ndarray:
+    """Linear function: x (flattened after n_batch_axes) times W.T, plus b."""
+
+def lstm(c_prev: ndarray, x: ndarray) -> tuple[ndarray, ndarray]:
+    """
+    Long Short-Term Memory units as an activation function; returns (c, h).
+    """
+
+def slstm(c_prev1: ndarray, c_prev2: ndarray, x1: ndarray, x2: ndarray) -> tuple[ndarray, ndarray]:
+    """S-LSTM units as an activation function; returns (c, h)."""
+
+def tree_lstm(*inputs) -> tuple[ndarray, ndarray]:
+    """
+    TreeLSTM unit as an activation function of c_1, ..., c_n and x; returns (c, h).
+    """
+
+def absolute_error(x1: ndarray, x2: ndarray) -> ndarray:
+    """Element-wise absolute error |x1 - x2|."""
+
+def squared_error(x1: ndarray, x2: ndarray) -> ndarray:
+    """Element-wise squared error (x1 - x2)^2."""
+
+def huber_loss(x1: ndarray, x2: ndarray, delta: float) -> ndarray:
+    """Element-wise Huber loss."""
+
+def gaussian_kl_divergence(mean: ndarray, ln_var: ndarray, reduce: str = 'no') -> ndarray:
+    """
+    KL divergence of N(mean, exp(ln_var)) from N(0, 1); reduce is 'no', 'sum' or 'mean'.
+    """
+
+def sigmoid_cross_entropy(x1: ndarray, x2: ndarray) -> ndarray:
+    """
+    Element-wise sigmoid cross entropy of logits x1 and integer labels x2 (-1 is ignored).
+    """
+
+def softmax_cross_entropy(x1: ndarray, x2: ndarray) -> ndarray:
+    """
+    Per-sample softmax cross entropy of logits x1 (n, c) and integer labels x2 (n,) (-1 is ignored).
+    """
+
+def accuracy(y: ndarray, t: ndarray, ignore_label: int | None = None) -> ndarray:
+    """
+    Fraction of samples whose argmax over axis 1 of y equals t, ignoring ignore_label.
+    """
