@@ -2,8 +2,8 @@
 
 import chainerx
 
-# Chainer 7.8.1's chainerx names implemented so far (the neural-network routines of issue 12
-# and chainerx.linalg are still to come).
+# Chainer 7.8.1's chainerx names implemented so far (the remaining neural-network routines of
+# issue 12 and chainerx.linalg are still to come).
 CHAINER7_NAMES = [
     "Backend",
     "Context",
@@ -27,7 +27,9 @@ CHAINER7_NAMES = [
     "ascontiguousarray",
     "atleast_2d",
     "atleast_3d",
+    "average_pool",
     "backward",
+    "batch_norm",
     "bitwise_and",
     "bitwise_or",
     "bitwise_xor",
@@ -51,6 +53,7 @@ CHAINER7_NAMES = [
     "expand_dims",
     "eye",
     "fabs",
+    "fixed_batch_norm",
     "flip",
     "fliplr",
     "flipud",
@@ -89,6 +92,7 @@ CHAINER7_NAMES = [
     "logical_or",
     "logical_xor",
     "logsumexp",
+    "max_pool",
     "maximum",
     "mean",
     "meshgrid",

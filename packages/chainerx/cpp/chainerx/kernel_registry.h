@@ -25,6 +25,16 @@ enum class KernelId : int {
     kDot,
     kNonzero,
     kRandom,
+    // Pooling (kernels/pooling.h).
+    kMaxPool,
+    kMaxPoolGrad,
+    kMaxPoolGradGrad,
+    kAveragePool,
+    kAveragePoolGrad,
+    // Normalization (kernels/normalization.h).
+    kBatchNorm,
+    kBatchNormGrad,
+    kFixedBatchNorm,
     kCount,
 };
 

@@ -63,6 +63,8 @@ void InitArray(nb::module_& m);
 void InitRoutines(nb::module_& m);
 void InitMathRoutines(nb::module_& m);
 void InitBackprop(nb::module_& m);
+void InitPooling(nb::module_& m);
+void InitNormalization(nb::module_& m);
 
 }  // namespace python
 }  // namespace chainerx

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -57,6 +59,26 @@ inline void CheckGradient(const std::function<Array(const Array&)>& f, const Arr
         };
         double numeric = (eval(eps) - eval(-eps)) / (2 * eps);
         EXPECT_NEAR(analytic[i], numeric, tol * (1 + std::abs(numeric))) << "gradient at flat index " << i;
+    }
+}
+
+// x -> d sum(f(x) * w) / dx computed with double backprop, so that CheckGradient on it checks the
+// second derivatives of f.
+inline std::function<Array(const Array&)> GradientOf(std::function<Array(const Array&)> f, Array w) {
+    return [f = std::move(f), w = std::move(w)](const Array& x) {
+        Array leaf = x.IsGradRequired() ? x : Copy(x).RequireGrad();
+        return *Grad({Sum(Multiply(f(leaf), w))}, {leaf}, std::nullopt, DoubleBackpropOption::kEnable)[0];
+    };
+}
+
+// Expects f to throw E with a message containing `message`.
+template <typename E, typename F>
+void ExpectThrowWithMessage(F&& f, const std::string& message) {
+    try {
+        f();
+        ADD_FAILURE() << "expected an exception with message containing: " << message;
+    } catch (const E& e) {
+        EXPECT_NE(std::string{e.what()}.find(message), std::string::npos) << "message: " << e.what();
     }
 }
 

@@ -28,6 +28,8 @@ void RegisterNativeKernels(KernelRegistry& registry) {
     RegisterIndexingKernels(registry);
     RegisterLinalgKernels(registry);
     RegisterRandomKernels(registry);
+    RegisterPoolingKernels(registry);
+    RegisterNormalizationKernels(registry);
 }
 
 }  // namespace native

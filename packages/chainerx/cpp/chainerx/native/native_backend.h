@@ -41,6 +41,8 @@ void RegisterReductionKernels(KernelRegistry& registry);
 void RegisterIndexingKernels(KernelRegistry& registry);
 void RegisterLinalgKernels(KernelRegistry& registry);
 void RegisterRandomKernels(KernelRegistry& registry);
+void RegisterPoolingKernels(KernelRegistry& registry);
+void RegisterNormalizationKernels(KernelRegistry& registry);
 
 }  // namespace native
 }  // namespace chainerx
