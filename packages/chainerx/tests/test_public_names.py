@@ -2,7 +2,7 @@
 
 import chainerx
 
-# Chainer 7.8.1's chainerx names implemented so far (the rest of the neural-network routines of
+# Chainer 7.8.1's chainerx names implemented so far (the remaining neural-network routines of
 # issue 12 and chainerx.linalg are still to come).
 CHAINER7_NAMES = [
     "Backend",
@@ -29,7 +29,9 @@ CHAINER7_NAMES = [
     "ascontiguousarray",
     "atleast_2d",
     "atleast_3d",
+    "average_pool",
     "backward",
+    "batch_norm",
     "bitwise_and",
     "bitwise_or",
     "bitwise_xor",
@@ -53,6 +55,7 @@ CHAINER7_NAMES = [
     "expand_dims",
     "eye",
     "fabs",
+    "fixed_batch_norm",
     "flip",
     "fliplr",
     "flipud",
@@ -95,6 +98,7 @@ CHAINER7_NAMES = [
     "logical_xor",
     "logsumexp",
     "lstm",
+    "max_pool",
     "maximum",
     "mean",
     "meshgrid",

@@ -20,6 +20,8 @@
 #include "chainerx/routines/loss.h"
 #include "chainerx/routines/manipulation.h"
 #include "chainerx/routines/math.h"
+#include "chainerx/routines/normalization.h"
+#include "chainerx/routines/pooling.h"
 #include "chainerx/routines/random.h"
 #include "chainerx/routines/reduction.h"
 #include "chainerx/routines/rnn.h"

@@ -25,9 +25,19 @@ enum class KernelId : int {
     kDot,
     kNonzero,
     kRandom,
-    // loss
+    // Losses (kernels/loss.h).
     kSoftmaxCrossEntropy,
     kSoftmaxCrossEntropyGrad,
+    // Pooling (kernels/pooling.h).
+    kMaxPool,
+    kMaxPoolGrad,
+    kMaxPoolGradGrad,
+    kAveragePool,
+    kAveragePoolGrad,
+    // Normalization (kernels/normalization.h).
+    kBatchNorm,
+    kBatchNormGrad,
+    kFixedBatchNorm,
     kCount,
 };
 

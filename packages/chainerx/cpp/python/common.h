@@ -65,6 +65,8 @@ void InitMathRoutines(nb::module_& m);
 void InitNnRoutines(nb::module_& m);
 void InitBackprop(nb::module_& m);
 void InitRnn(nb::module_& m);
+void InitPooling(nb::module_& m);
+void InitNormalization(nb::module_& m);
 
 }  // namespace python
 }  // namespace chainerx

@@ -34,4 +34,6 @@ NB_MODULE(_core, m) {
     chainerx::python::InitMathRoutines(m);
     chainerx::python::InitRnn(m);
     chainerx::python::InitNnRoutines(m);
+    chainerx::python::InitPooling(m);
+    chainerx::python::InitNormalization(m);
 }

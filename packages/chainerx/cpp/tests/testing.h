@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -61,22 +62,26 @@ inline void CheckGradient(const std::function<Array(const Array&)>& f, const Arr
     }
 }
 
-// CheckGradient of the first-order gradient of sum(f(x) * w): checks f's second derivatives, and
-// that the backward of every routine f uses is itself differentiable.
-inline void CheckDoubleGradient(const std::function<Array(const Array&)>& f, const Array& x, double eps = 1e-6,
-                                double tol = 1e-5) {
-    Array w = RandomUniform(0.5, 1.5, f(x).shape(), x.dtype());
-    auto first_order = [&f, &w](const Array& x_in) {
+// x -> d sum(f(x) * w) / dx computed with double backprop, so that CheckGradient on it checks the
+// second derivatives of f.
+inline std::function<Array(const Array&)> GradientOf(std::function<Array(const Array&)> f, Array w) {
+    return [f = std::move(f), w = std::move(w)](const Array& x) {
         // Numerical passes give arrays outside any graph; they need one to take gradients in.
-        Array leaf = x_in.IsGradRequired() ? x_in : Copy(x_in).RequireGrad();
+        Array leaf = x.IsGradRequired() ? x : Copy(x).RequireGrad();
         return *Grad({Sum(Multiply(f(leaf), w))}, {leaf}, std::nullopt, DoubleBackpropOption::kEnable)[0];
     };
-    CheckGradient(first_order, x, eps, tol);
+}
+
+// CheckGradient of GradientOf(f) with random weights: checks f's second derivatives, and that the
+// backward of every routine f uses is itself differentiable.
+inline void CheckDoubleGradient(const std::function<Array(const Array&)>& f, const Array& x, double eps = 1e-6,
+                                double tol = 1e-5) {
+    CheckGradient(GradientOf(f, RandomUniform(0.5, 1.5, f(x).shape(), x.dtype())), x, eps, tol);
 }
 
 // Expects f to throw E with a message containing fragment (messages are part of the interface).
 template <typename E, typename F>
-void ExpectThrowWith(F f, const std::string& fragment) {
+void ExpectThrowWith(F&& f, const std::string& fragment) {
     try {
         f();
         ADD_FAILURE() << "no exception, expected one containing: " << fragment;

@@ -867,3 +867,21 @@ def accuracy(y: ndarray, t: ndarray, ignore_label: int | None = None) -> ndarray
     """
     Fraction of samples whose argmax over axis 1 of y equals t, ignoring ignore_label.
     """
+
+def max_pool(x: ndarray, ksize: object, stride: object | None = None, pad: object = 0, cover_all: bool = False) -> ndarray:
+    """
+    Spatial max pooling over the axes after (batch, channel); stride defaults to ksize.
+    """
+
+def average_pool(x: ndarray, ksize: object, stride: object | None = None, pad: object = 0, pad_mode: str = 'ignore') -> ndarray:
+    """
+    Spatial average pooling; pad_mode 'zero' counts padding in the divisor, 'ignore' does not.
+    """
+
+def batch_norm(x: ndarray, gamma: ndarray, beta: ndarray, running_mean: ndarray, running_var: ndarray, eps: float = 2e-05, decay: float = 0.9, axis: object | None = None) -> ndarray:
+    """
+    Batch normalization with the batch's statistics; updates running_mean and running_var in place.
+    """
+
+def fixed_batch_norm(x: ndarray, gamma: ndarray, beta: ndarray, mean: ndarray, var: ndarray, eps: float = 2e-05, axis: object | None = None) -> ndarray:
+    """Batch normalization with the given statistics."""

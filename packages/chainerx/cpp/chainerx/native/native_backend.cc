@@ -29,6 +29,8 @@ void RegisterNativeKernels(KernelRegistry& registry) {
     RegisterLinalgKernels(registry);
     RegisterRandomKernels(registry);
     RegisterLossKernels(registry);
+    RegisterPoolingKernels(registry);
+    RegisterNormalizationKernels(registry);
 }
 
 }  // namespace native

@@ -42,6 +42,8 @@ void RegisterIndexingKernels(KernelRegistry& registry);
 void RegisterLinalgKernels(KernelRegistry& registry);
 void RegisterRandomKernels(KernelRegistry& registry);
 void RegisterLossKernels(KernelRegistry& registry);
+void RegisterPoolingKernels(KernelRegistry& registry);
+void RegisterNormalizationKernels(KernelRegistry& registry);
 
 }  // namespace native
 }  // namespace chainerx
