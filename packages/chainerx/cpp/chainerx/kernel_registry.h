@@ -25,6 +25,13 @@ enum class KernelId : int {
     kDot,
     kNonzero,
     kRandom,
+    // linalg decompositions and solvers (LAPACK)
+    kCholesky,
+    kQr,
+    kSvd,
+    kEigh,
+    kSolve,
+    kInv,
     kCount,
 };
 

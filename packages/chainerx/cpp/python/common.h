@@ -62,6 +62,7 @@ void InitDevices(nb::module_& m);
 void InitArray(nb::module_& m);
 void InitRoutines(nb::module_& m);
 void InitMathRoutines(nb::module_& m);
+void InitLinalg(nb::module_& m);
 void InitBackprop(nb::module_& m);
 
 }  // namespace python
