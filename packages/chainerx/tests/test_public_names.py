@@ -3,7 +3,7 @@
 import chainerx
 
 # Chainer 7.8.1's chainerx names implemented so far (the remaining neural-network routines of
-# issue 12 and chainerx.linalg are still to come).
+# issue 12 are still to come).
 CHAINER7_NAMES = [
     "Backend",
     "Context",
@@ -84,6 +84,7 @@ CHAINER7_NAMES = [
     "left_shift",
     "less",
     "less_equal",
+    "linalg",
     "linear",
     "linspace",
     "loadtxt",
@@ -161,6 +162,9 @@ CHAINER7_NAMES = [
     "zeros_like",
 ]
 
+# Chainer 7.8.1's chainerx.linalg.
+CHAINER7_LINALG_NAMES = ["cholesky", "eigh", "eigvalsh", "inv", "pinv", "qr", "solve", "svd"]
+
 
 def test_chainer7_names_are_exported():
     missing = [name for name in CHAINER7_NAMES if name not in chainerx.__all__]
@@ -170,3 +174,9 @@ def test_chainer7_names_are_exported():
 def test_all_names_resolve():
     unresolved = [name for name in chainerx.__all__ if not hasattr(chainerx, name)]
     assert not unresolved, unresolved
+
+
+def test_chainer7_linalg_names_are_exported():
+    missing = [name for name in CHAINER7_LINALG_NAMES if name not in chainerx.linalg.__all__]
+    assert not missing, f"no longer exported from chainerx.linalg: {missing}"
+    assert all(callable(getattr(chainerx.linalg, name)) for name in chainerx.linalg.__all__)

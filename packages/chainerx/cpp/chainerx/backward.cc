@@ -40,11 +40,17 @@ Array BackwardContext::GetRetainedOutput(size_t i) const {
     if (twin == nullptr) throw ChainerxError{"output ", i, " of ", op_node_.name(), " was not retained"};
     auto body = std::make_shared<ArrayBody>(twin->shape, twin->strides, twin->dtype, *twin->device, twin->data,
                                             twin->offset);
-    // Reconnect to the output's nodes in every graph it is still part of, so gradients computed
-    // from it are differentiable (double backprop).
+    // Reconnect to the output's nodes in every graph the op is part of, so gradients computed from
+    // it are differentiable (double backprop). An output dropped by the caller (e.g. the vectors of a
+    // decomposition when only its values were used) has lost its node: give it a new one.
     for (const std::weak_ptr<OpNode>& weak_op : op_node_.record()->op_nodes) {
         if (std::shared_ptr<OpNode> op = weak_op.lock()) {
-            if (std::shared_ptr<ArrayNode> node = op->outputs[i].lock()) body->graphs.push_back({node, nullptr});
+            std::shared_ptr<ArrayNode> node = op->outputs[i].lock();
+            if (node == nullptr) {
+                node = std::make_shared<ArrayNode>(op->backprop_id(), body->meta(), body, op);
+                op->outputs[i] = node;
+            }
+            body->graphs.push_back({node, nullptr});
         }
     }
     return Array{body};

@@ -38,6 +38,13 @@ enum class KernelId : int {
     kBatchNorm,
     kBatchNormGrad,
     kFixedBatchNorm,
+    // Decompositions and solvers (kernels/linalg.h, LAPACK).
+    kCholesky,
+    kQr,
+    kSvd,
+    kEigh,
+    kSolve,
+    kInv,
     kCount,
 };
 

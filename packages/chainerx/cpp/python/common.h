@@ -63,6 +63,7 @@ void InitArray(nb::module_& m);
 void InitRoutines(nb::module_& m);
 void InitMathRoutines(nb::module_& m);
 void InitNnRoutines(nb::module_& m);
+void InitLinalg(nb::module_& m);
 void InitBackprop(nb::module_& m);
 void InitRnn(nb::module_& m);
 void InitPooling(nb::module_& m);

@@ -36,4 +36,5 @@ NB_MODULE(_core, m) {
     chainerx::python::InitNnRoutines(m);
     chainerx::python::InitPooling(m);
     chainerx::python::InitNormalization(m);
+    chainerx::python::InitLinalg(m);
 }

@@ -84,6 +84,28 @@ TEST(BackwardTest, DoubleBackpropThroughRetainedOutput) {
     ExpectAllClose(*gg[0], {4 * std::exp(1.0)});
 }
 
+TEST(BackwardTest, DoubleBackpropThroughADroppedRetainedOutput) {
+    // Two outputs, both exp(x); backward reads the second, which the caller drops (as with the
+    // vectors of a decomposition when only its values are used).
+    auto exp_twice = [](const Array& x) {
+        Array e = Exp(x.AsGradStopped());
+        Array dropped = Copy(e);
+        BackwardBuilder bb{"exp_twice", {x}, {e, dropped}};
+        if (bb) {
+            bb.RetainOutput(1);
+            bb.Define([](BackwardContext& ctx) {
+                ctx.input_grad() = Multiply(Add(ctx.output_grad(0), ctx.output_grad(1)), ctx.GetRetainedOutput(1));
+            });
+        }
+        return e;
+    };
+    Array x = MakeArray<double>(Shape{1}, {0.5}).RequireGrad();
+    std::vector<std::optional<Array>> g = Grad({exp_twice(x)}, {x}, std::nullopt, DoubleBackpropOption::kEnable);
+    ExpectAllClose(*g[0], {std::exp(0.5)});
+    std::vector<std::optional<Array>> gg = Grad({*g[0]}, {x});
+    ExpectAllClose(*gg[0], {std::exp(0.5)});
+}
+
 TEST(BackwardTest, WithoutDoubleBackpropGradientsAreConstants) {
     Array x = MakeArray<double>(Shape{1}, {3}).RequireGrad();
     Square(x).Backward();

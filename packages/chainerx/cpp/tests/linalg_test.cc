@@ -1,7 +1,15 @@
 #include "chainerx/routines/linalg.h"
 
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <gtest/gtest.h>
 
+#include "chainerx/build_info.h"
 #include "testing.h"
 
 namespace chainerx {
@@ -79,6 +87,221 @@ TEST(LinalgTest, Matmul) {
     EXPECT_EQ(Matmul(Iota(Shape{3}), Iota(Shape{4, 3, 2})).shape(), (Shape{4, 2}));
     EXPECT_THROW(Matmul(Iota(Shape{2, 2, 3}), Iota(Shape{2, 2})), DimensionError);
     CheckGradient([&](const Array& x) { return Matmul(x, b); }, a);
+}
+
+// ---- chainerx.linalg ----
+
+class LapackTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (GetBuildInfo().blas != "openblas") GTEST_SKIP() << "built without LAPACK (scipy-openblas32)";
+    }
+};
+
+Array Matrix(int64_t rows, int64_t cols, const std::vector<double>& values, Dtype dtype = Dtype::kFloat64) {
+    return MakeArray<double>(Shape{rows, cols}, values, dtype);
+}
+
+// The message of the E that f throws ("" when it throws none).
+template <typename E, typename F>
+std::string ErrorMessage(F&& f) {
+    try {
+        f();
+    } catch (const E& e) {
+        return e.what();
+    }
+    return "";
+}
+
+void ExpectOrthonormalColumns(const Array& q, double tol) {
+    int64_t m = q.shape()[0];
+    int64_t k = q.shape()[1];
+    std::vector<double> v = testing::ToVector<double>(q);
+    for (int64_t i = 0; i < k; ++i) {
+        for (int64_t j = 0; j < k; ++j) {
+            double dot = 0;
+            for (int64_t p = 0; p < m; ++p) dot += v[p * k + i] * v[p * k + j];
+            EXPECT_NEAR(dot, i == j ? 1.0 : 0.0, tol) << "columns " << i << " and " << j;
+        }
+    }
+}
+
+std::vector<double> NaiveProduct(const Array& a, const Array& b) {
+    return NaiveMatmul(testing::ToVector<double>(a), testing::ToVector<double>(b), a.shape()[0], a.shape()[1],
+                       b.shape()[1]);
+}
+
+// x x^T + n I for a random n x n x: symmetric positive definite and well conditioned.
+Array RandomSpd(int64_t n) {
+    Array x = RandomUniform(-1, 1, Shape{n, n});
+    return Dot(x, Transpose(x)) + Identity(n) * Scalar{static_cast<double>(n)};
+}
+
+TEST_F(LapackTest, CholeskyOfAKnownMatrix) {
+    for (Dtype dtype : {Dtype::kFloat32, Dtype::kFloat64}) {
+        Array a = Matrix(3, 3, {4, 12, -16, 12, 37, -43, -16, -43, 98}, dtype);
+        Array l = Cholesky(a);
+        EXPECT_EQ(l.dtype(), dtype);
+        ExpectAllClose(l, {2, 0, 0, 6, 1, 0, -8, 5, 3}, 1e-6);
+        ExpectAllClose(Cholesky(Transpose(a)), {2, 0, 0, 6, 1, 0, -8, 5, 3}, 1e-6);
+    }
+    // Only the lower triangle is read.
+    ExpectAllClose(Cholesky(Matrix(2, 2, {4, 99, 2, 5})), {2, 0, 1, 2});
+    EXPECT_EQ(Cholesky(Zeros(Shape{0, 0}, Dtype::kFloat64)).shape(), (Shape{0, 0}));
+    EXPECT_EQ(ErrorMessage<ChainerxError>([] { Cholesky(Matrix(2, 2, {1, 2, 2, 1})); }),
+              "cholesky: the matrix is not positive definite (its leading minor of order 2 is not positive)");
+}
+
+TEST_F(LapackTest, QrModes) {
+    for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{5, 3}, {3, 5}, {4, 4}, {1, 1}}) {
+        int64_t k = std::min(m, n);
+        Array a = RandomUniform(-1, 1, Shape{m, n});
+        std::vector<Array> qr = Qr(a);
+        ASSERT_EQ(qr.size(), 2u);
+        EXPECT_EQ(qr[0].shape(), (Shape{m, k}));
+        EXPECT_EQ(qr[1].shape(), (Shape{k, n}));
+        ExpectOrthonormalColumns(qr[0], 1e-12);
+        ExpectAllClose(a, NaiveProduct(qr[0], qr[1]), 1e-12);
+        ExpectAllClose(Tril(qr[1], -1), std::vector<double>(k * n, 0.0), 0);
+        std::vector<Array> complete = Qr(a, QrMode::kComplete);
+        EXPECT_EQ(complete[0].shape(), (Shape{m, m}));
+        EXPECT_EQ(complete[1].shape(), (Shape{m, n}));
+        ExpectOrthonormalColumns(complete[0], 1e-12);
+        ExpectAllClose(a, NaiveProduct(complete[0], complete[1]), 1e-12);
+        std::vector<Array> r = Qr(a, QrMode::kR);
+        ASSERT_EQ(r.size(), 1u);
+        ExpectAllClose(r[0], testing::ToVector<double>(qr[1]), 1e-14);
+        std::vector<Array> raw = Qr(a, QrMode::kRaw);
+        EXPECT_EQ(raw[0].shape(), (Shape{n, m}));
+        EXPECT_EQ(raw[1].shape(), (Shape{k}));
+        // The upper triangle of h (transposed) is r.
+        ExpectAllClose(At(Triu(Transpose(raw[0])), {Slice{0, k}, Slice{}}), testing::ToVector<double>(qr[1]), 1e-14);
+    }
+}
+
+TEST_F(LapackTest, SvdOfAKnownMatrix) {
+    Array a = Matrix(3, 2, {3, 0, 0, -2, 0, 0});
+    std::vector<Array> full = Svd(a);
+    ASSERT_EQ(full.size(), 3u);
+    EXPECT_EQ(full[0].shape(), (Shape{3, 3}));
+    EXPECT_EQ(full[2].shape(), (Shape{2, 2}));
+    ExpectAllClose(full[1], {3, 2});
+    ExpectOrthonormalColumns(full[0], 1e-14);
+    std::vector<Array> reduced = Svd(AsType(a, Dtype::kFloat32), false);
+    EXPECT_EQ(reduced[0].shape(), (Shape{3, 2}));
+    EXPECT_EQ(reduced[1].dtype(), Dtype::kFloat32);
+    ExpectAllClose(a, NaiveProduct(reduced[0] * reduced[1], reduced[2]), 1e-6);
+    std::vector<Array> values = Svd(Transpose(a), true, false);
+    ASSERT_EQ(values.size(), 1u);
+    ExpectAllClose(values[0], {3, 2});
+    // NumPy's factors of an empty matrix: identities where they are square.
+    std::vector<Array> empty = Svd(Zeros(Shape{3, 0}, Dtype::kFloat64));
+    ExpectAllClose(empty[0], testing::ToVector<double>(Identity(3)));
+    EXPECT_EQ(empty[1].shape(), (Shape{0}));
+    EXPECT_EQ(empty[2].shape(), (Shape{0, 0}));
+}
+
+TEST_F(LapackTest, EighReadsOneTriangle) {
+    Array a = Matrix(2, 2, {2, 100, 1, 2});  // the lower triangle of [[2, 1], [1, 2]]
+    auto [w, v] = Eigh(a, 'L');
+    ExpectAllClose(w, {1, 3});
+    ExpectOrthonormalColumns(v, 1e-14);
+    // a v = v diag(w) for the symmetric matrix read.
+    ExpectAllClose(Dot(Matrix(2, 2, {2, 1, 1, 2}), v), testing::ToVector<double>(v * w), 1e-14);
+    ExpectAllClose(std::get<0>(Eigh(Transpose(a), 'U')), {1, 3});
+    ExpectAllClose(Eigvalsh(AsType(a, Dtype::kFloat32)), {1, 3}, 1e-6);
+    EXPECT_EQ(ErrorMessage<std::invalid_argument>([&a] { Eigh(a, 'X'); }), "UPLO argument must be 'L' or 'U'");
+    EXPECT_EQ(ErrorMessage<std::invalid_argument>([&a] { Eigvalsh(a, 'l'); }), "UPLO argument must be 'L' or 'U'");
+}
+
+TEST_F(LapackTest, SolveAndInv) {
+    for (Dtype dtype : {Dtype::kFloat32, Dtype::kFloat64}) {
+        Array a = Matrix(2, 2, {3, 1, 1, 2}, dtype);
+        ExpectAllClose(Solve(a, MakeArray<double>(Shape{2}, {9, 8}, dtype)), {2, 3}, 1e-6);
+        Array x = Solve(Transpose(a), Matrix(2, 2, {9, 1, 8, 2}, dtype));
+        EXPECT_EQ(x.dtype(), dtype);
+        ExpectAllClose(x, {2, 0, 3, 1}, 1e-6);
+        ExpectAllClose(Inv(Matrix(2, 2, {4, 7, 2, 6}, dtype)), {0.6, -0.7, -0.2, 0.4}, 1e-6);
+    }
+    EXPECT_EQ(Solve(Matrix(2, 2, {3, 1, 1, 2}, Dtype::kFloat32), MakeArray<double>(Shape{2}, {9, 8})).dtype(),
+              Dtype::kFloat64);
+    EXPECT_EQ(Inv(Zeros(Shape{0, 0}, Dtype::kFloat64)).shape(), (Shape{0, 0}));
+    EXPECT_EQ(ErrorMessage<ChainerxError>([] { Inv(Matrix(2, 2, {1, 2, 2, 4})); }),
+              "inv: the matrix is singular (U[1, 1] of its LU factorization is zero)");
+    EXPECT_EQ(ErrorMessage<ChainerxError>([] { Solve(Matrix(2, 2, {0, 0, 0, 1}), Ones(Shape{2}, Dtype::kFloat64)); }),
+              "solve: the matrix is singular (U[0, 0] of its LU factorization is zero)");
+}
+
+TEST_F(LapackTest, Pinv) {
+    ExpectAllClose(Pinv(Matrix(3, 2, {1, 0, 0, 2, 0, 0})), {1, 0, 0, 0, 0.5, 0});
+    // Rank one: u s v^T has the pseudo-inverse v u^T / s = a^T / s^2.
+    ExpectAllClose(Pinv(Matrix(2, 2, {1, 2, 2, 4}), 1e-10), {0.04, 0.08, 0.08, 0.16}, 1e-12);
+    Array a = RandomUniform(-1, 1, Shape{4, 3});
+    Array p = Pinv(a);
+    EXPECT_EQ(p.shape(), (Shape{3, 4}));
+    ExpectAllClose(a, NaiveProduct(Dot(a, p), a), 1e-12);
+    EXPECT_EQ(Pinv(Zeros(Shape{0, 3}, Dtype::kFloat32)).shape(), (Shape{3, 0}));
+}
+
+TEST_F(LapackTest, NanInput) {
+    Array a = Full(Shape{2, 2}, std::nan(""), Dtype::kFloat64);
+    EXPECT_EQ(ErrorMessage<ChainerxError>([&a] { Svd(a); }), "svd: the input contains NaN");
+}
+
+TEST_F(LapackTest, Gradients) {
+    Array spd = RandomSpd(3);
+    CheckGradient([](const Array& x) { return Cholesky(x); }, spd);
+    CheckGradient([](const Array& x) { return Inv(x); }, spd);
+    CheckGradient([](const Array& x) { return Pinv(x); }, RandomUniform(-1, 1, Shape{4, 3}));
+    Array b = RandomUniform(-1, 1, Shape{3, 2});
+    CheckGradient([&b](const Array& x) { return Solve(x, b); }, spd);
+    CheckGradient([&spd](const Array& y) { return Solve(spd, y); }, b);
+    for (const Shape& shape : {Shape{4, 3}, Shape{3, 4}}) {
+        Array a = RandomUniform(-1, 1, shape) + Eye(shape[0], shape[1]);
+        CheckGradient([](const Array& x) {
+            std::vector<Array> qr = Qr(x);
+            return Concatenate({Ravel(qr[0]), Ravel(qr[1])}, 0);
+        }, a);
+        // u diag(w) vh does not depend on the signs of the singular vectors.
+        CheckGradient([](const Array& x) {
+            std::vector<Array> usv = Svd(x, false);
+            return Concatenate({usv[1], Ravel(Dot(usv[0] * Arange(1, 4, 1, Dtype::kFloat64), usv[2]))}, 0);
+        }, a);
+    }
+    CheckGradient([](const Array& x) {
+        auto [w, v] = Eigh(x, 'U');
+        return Concatenate({w, Ravel(Dot(v * Arange(1, 4, 1, Dtype::kFloat64), Transpose(v)))}, 0);
+    }, spd);
+}
+
+TEST_F(LapackTest, GradientsThatAreNotImplemented) {
+    Array x = RandomUniform(-1, 1, Shape{3, 2}).RequireGrad();
+    EXPECT_EQ(ErrorMessage<NotImplementedError>([&x] { Backward({Sum(Qr(x, QrMode::kRaw)[0])}); }),
+              "qr: the gradient of mode='raw' is not implemented");
+    EXPECT_NE(ErrorMessage<NotImplementedError>([&x] { Backward({Sum(Svd(x)[2])}); })
+                      .find("svd: the gradient of full_matrices=True is not implemented for non-square matrices"),
+              std::string::npos);
+}
+
+TEST(LinalgTest, ArgumentErrors) {
+    EXPECT_EQ(ErrorMessage<DtypeError>([] { Inv(Eye(2, std::nullopt, 0, Dtype::kFloat16)); }),
+              "inv: float32 or float64 is required, but got float16");
+    EXPECT_EQ(ErrorMessage<DtypeError>([] { Qr(Eye(2, std::nullopt, 0, Dtype::kInt32)); }),
+              "qr: float32 or float64 is required, but got int32");
+    EXPECT_EQ(ErrorMessage<DimensionError>([] { Svd(Ones(Shape{2, 2, 2}, Dtype::kFloat64)); }),
+              "svd: a 2-D array is required, but got shape (2, 2, 2)");
+    EXPECT_EQ(ErrorMessage<DimensionError>([] { Cholesky(Ones(Shape{2, 3}, Dtype::kFloat64)); }),
+              "cholesky: a square matrix is required, but got shape (2, 3)");
+    EXPECT_EQ(ErrorMessage<DimensionError>([] { Solve(Identity(3), Ones(Shape{2}, Dtype::kFloat64)); }),
+              "solve: b must have shape (3,) or (3, k) for a of shape (3, 3), but got shape (2,)");
+    EXPECT_EQ(ErrorMessage<DtypeError>([] { Solve(Identity(2), Ones(Shape{2}, Dtype::kInt64)); }),
+              "solve: float32 or float64 is required, but got int64");
+}
+
+TEST(LinalgTest, WithoutLapackTheRoutinesSayWhatTheyNeed) {
+    if (GetBuildInfo().blas == "openblas") GTEST_SKIP() << "built with LAPACK";
+    EXPECT_NE(ErrorMessage<NotImplementedError>([] { Inv(Identity(2)); }).find("chainerx.linalg needs LAPACK"),
+              std::string::npos);
 }
 
 }  // namespace

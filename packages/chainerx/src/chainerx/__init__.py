@@ -13,7 +13,7 @@ every differentiable routine records a graph when an input requires gradients::
 
 import numpy as _numpy
 
-from chainerx import _core
+from chainerx import _core, linalg
 from chainerx._core import (
     Backend,
     BackendError,

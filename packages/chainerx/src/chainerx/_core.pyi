@@ -12,7 +12,7 @@ from chainerx import (
     GradientError as GradientError,
     NotImplementedError as NotImplementedError
 )
-from chainerx._core import random as random
+from chainerx._core import linalg as linalg, random as random
 
 
 def build_info() -> dict:
