@@ -164,7 +164,7 @@ def test_bad_indices_raise_index_error():
         a[0, 0, 0]
     with pytest.raises(IndexError, match="only integers, slices"):
         a["x"]
-    with pytest.raises(IndexError, match="index out of range"):
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 0 with size 2"):
         a[chainerx.array([5])]
 
 

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "chainerx/array_body.h"
-#include "chainerx/array_index.h"
 #include "chainerx/backprop_id.h"
 #include "chainerx/device.h"
 #include "chainerx/dtype.h"
@@ -15,6 +14,8 @@
 #include "chainerx/shape.h"
 
 namespace chainerx {
+
+class ArrayIndex;  // array_index.h (it holds Arrays, so it includes this header)
 
 enum class DoubleBackpropOption : bool { kDisable = false, kEnable = true };
 

@@ -8,6 +8,7 @@
 #include "chainerx/dtype.h"
 #include "chainerx/graph.h"
 #include "chainerx/shape.h"
+#include "chainerx/small_vector.h"
 
 namespace chainerx {
 
@@ -41,7 +42,7 @@ public:
     Device* device;
     std::shared_ptr<void> data;
     int64_t offset;
-    std::vector<GraphEntry> graphs;
+    SmallVector<GraphEntry, 1> graphs;
 };
 
 }  // namespace internal

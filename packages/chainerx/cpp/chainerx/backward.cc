@@ -36,7 +36,8 @@ const Array& BackwardContext::output_grad(size_t i) {
 }
 
 Array BackwardContext::GetRetainedOutput(size_t i) const {
-    const std::shared_ptr<ArrayBody>& twin = op_node_.record()->retained_outputs[i];
+    const std::vector<std::shared_ptr<ArrayBody>>& retained = op_node_.record()->retained_outputs;
+    const std::shared_ptr<ArrayBody>& twin = i < retained.size() ? retained[i] : nullptr;
     if (twin == nullptr) throw ChainerxError{"output ", i, " of ", op_node_.name(), " was not retained"};
     auto body = std::make_shared<ArrayBody>(twin->shape, twin->strides, twin->dtype, *twin->device, twin->data,
                                             twin->offset);
@@ -84,41 +85,47 @@ void BackwardBuilder::Init(const Range& inputs, const Range& outputs) {
     if (backprop_ids_.empty()) return;
     inputs_.assign(inputs.begin(), inputs.end());
     outputs_.assign(outputs.begin(), outputs.end());
-    retain_output_.assign(outputs_.size(), false);
 }
 
-void BackwardBuilder::RetainOutput(size_t i) { retain_output_.at(i) = true; }
+void BackwardBuilder::RetainOutput(size_t i) {
+    if (retain_output_.empty()) retain_output_.assign(outputs_.size(), false);
+    retain_output_.at(i) = true;
+}
 
 void BackwardBuilder::Define(BackwardFunction backward) {
     if (backprop_ids_.empty()) return;
     auto record = std::make_shared<internal::OpRecord>();
     record->backward = std::move(backward);
-    record->retained_outputs.resize(outputs_.size());
-    for (size_t i = 0; i < outputs_.size(); ++i) {
-        const ArrayBody& out = *outputs_[i].body();
-        record->output_meta.push_back(out.meta());
-        if (retain_output_[i]) {
+    record->output_meta.reserve(outputs_.size());
+    for (const Array& output : outputs_) record->output_meta.push_back(output.body()->meta());
+    if (!retain_output_.empty()) {
+        record->retained_outputs.resize(outputs_.size());
+        for (size_t i = 0; i < outputs_.size(); ++i) {
+            if (!retain_output_[i]) continue;
+            const ArrayBody& out = *outputs_[i].body();
             record->retained_outputs[i] =
                     std::make_shared<ArrayBody>(out.shape, out.strides, out.dtype, *out.device, out.data, out.offset);
         }
     }
     for (const BackpropId& id : backprop_ids_) {
-        std::vector<std::shared_ptr<ArrayNode>> input_nodes;
         int64_t rank = 0;
         for (const Array& input : inputs_) {
-            ArrayBody::GraphEntry* entry = input.body()->FindGraph(id);
-            input_nodes.push_back(entry == nullptr ? nullptr : entry->node);
-            if (entry != nullptr) rank = std::max(rank, entry->node->rank());
+            if (ArrayBody::GraphEntry* entry = input.body()->FindGraph(id)) rank = std::max(rank, entry->node->rank());
         }
         auto op = std::make_shared<OpNode>(op_name_, id, rank + 1, record);
-        op->inputs = std::move(input_nodes);
+        op->inputs.reserve(inputs_.size());
+        for (const Array& input : inputs_) {
+            ArrayBody::GraphEntry* entry = input.body()->FindGraph(id);
+            op->inputs.push_back(entry == nullptr ? nullptr : entry->node);
+        }
+        op->outputs.reserve(outputs_.size());
         for (const Array& output : outputs_) {
             const std::shared_ptr<ArrayBody>& body = output.body();
             auto node = std::make_shared<ArrayNode>(id, body->meta(), body, op);
             op->outputs.push_back(node);
             body->graphs.push_back({std::move(node), nullptr});
         }
-        record->op_nodes.push_back(op);
+        if (!record->retained_outputs.empty()) record->op_nodes.push_back(op);
     }
 }
 
@@ -203,7 +210,8 @@ private:
     }
 
     void Process(const OpNode& op) {
-        std::vector<Array> output_grads(op.outputs.size());
+        BackwardContext::GradSlots output_grads;
+        output_grads.resize(op.outputs.size());
         for (size_t i = 0; i < op.outputs.size(); ++i) {
             std::shared_ptr<ArrayNode> node = op.outputs[i].lock();
             if (node == nullptr) continue;
@@ -216,7 +224,8 @@ private:
             // All consumers ran already: the gradient of this intermediate array is final.
             if (targets_.count(node.get()) == 0) grads_.erase(it);
         }
-        std::vector<Array> input_grads(op.inputs.size());
+        BackwardContext::GradSlots input_grads;
+        input_grads.resize(op.inputs.size());
         BackwardContext context{op, output_grads, input_grads};
         if (double_backprop_) {
             op.record()->backward(context);

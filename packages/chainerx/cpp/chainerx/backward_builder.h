@@ -8,6 +8,7 @@
 
 #include "chainerx/array.h"
 #include "chainerx/graph.h"
+#include "chainerx/small_vector.h"
 
 namespace chainerx {
 
@@ -16,7 +17,10 @@ namespace chainerx {
 // the gradients they compute are themselves recorded in the graph.
 class BackwardContext {
 public:
-    BackwardContext(const internal::OpNode& op_node, std::vector<Array>& output_grads, std::vector<Array>& input_grads)
+    // Gradients of an op's outputs or inputs, one slot per array.
+    using GradSlots = internal::SmallVector<Array, 2>;
+
+    BackwardContext(const internal::OpNode& op_node, GradSlots& output_grads, GradSlots& input_grads)
         : op_node_{op_node}, output_grads_{output_grads}, input_grads_{input_grads} {}
 
     // The gradient of output i; zeros when nothing flowed back into it.
@@ -30,8 +34,8 @@ public:
 
 private:
     const internal::OpNode& op_node_;
-    std::vector<Array>& output_grads_;
-    std::vector<Array>& input_grads_;
+    GradSlots& output_grads_;
+    GradSlots& input_grads_;
 };
 
 // Records one call of a differentiable routine:
@@ -60,11 +64,13 @@ private:
     void Init(const Range& inputs, const Range& outputs);
 
     const char* op_name_;
-    std::vector<BackpropId> backprop_ids_;
+    // Small vectors: recording runs for every differentiable call, and its bookkeeping should
+    // not allocate.
+    internal::SmallVector<BackpropId, 1> backprop_ids_;
     // Handles (not pointers): the vector overload may be given temporaries.
-    std::vector<Array> inputs_;
-    std::vector<Array> outputs_;
-    std::vector<bool> retain_output_;
+    internal::SmallVector<Array, 3> inputs_;
+    internal::SmallVector<Array, 1> outputs_;
+    std::vector<bool> retain_output_;  // empty until RetainOutput is called
 };
 
 }  // namespace chainerx

@@ -8,6 +8,7 @@
 #include "chainerx/backprop_id.h"
 #include "chainerx/dtype.h"
 #include "chainerx/shape.h"
+#include "chainerx/small_vector.h"
 
 namespace chainerx {
 
@@ -53,8 +54,9 @@ private:
 // every graph it was recorded in.
 struct OpRecord {
     BackwardFunction backward;
-    std::vector<ArrayMeta> output_meta;
-    // Graph-free twins (same data) of the outputs the backward function reads.
+    SmallVector<ArrayMeta, 1> output_meta;
+    // Graph-free twins (same data) of the outputs the backward function reads, and the op's
+    // nodes to reconnect them through; both empty when no output is retained (the usual case).
     std::vector<std::shared_ptr<ArrayBody>> retained_outputs;
     std::vector<std::weak_ptr<OpNode>> op_nodes;
 };
@@ -71,8 +73,8 @@ public:
     const std::shared_ptr<OpRecord>& record() const { return record_; }
 
     // Null where that input is not part of this graph.
-    std::vector<std::shared_ptr<ArrayNode>> inputs;
-    std::vector<std::weak_ptr<ArrayNode>> outputs;
+    SmallVector<std::shared_ptr<ArrayNode>, 2> inputs;
+    SmallVector<std::weak_ptr<ArrayNode>, 1> outputs;
 
 private:
     const char* name_;

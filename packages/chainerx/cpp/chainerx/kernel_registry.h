@@ -21,7 +21,7 @@ enum class KernelId : int {
     kWhere,
     kReduce,
     kTake,
-    kAddAt,
+    kScatter,
     kDot,
     kNonzero,
     kRandom,

@@ -212,25 +212,12 @@ void InitArray(nb::module_& m) {
     c.def("tolist", [](const Array& a) { return ArrayToNumpy(a, false).attr("tolist")(); }, "Nested Python lists.");
     c.def("__repr__", &Repr);
     c.def("__str__", [](const Array& a) { return nb::str(ArrayToNumpy(a, false)); });
-    c.def("__getitem__", [](const Array& a, nb::handle key) {
-        Array* index_array = nullptr;
-        if (nb::try_cast<Array*>(key, index_array) && index_array != nullptr) {
-            if (index_array->dtype() == Dtype::kBool) {
-                std::vector<Array> nz = Nonzero(*index_array);
-                if (nz.size() != 1 || a.ndim() != 1) {
-                    throw IndexError{"boolean mask indexing is supported for 1-D arrays and 1-D masks only"};
-                }
-                return Take(a, nz[0], 0);
-            }
-            return Take(a, *index_array, 0);
-        }
-        if (PyList_Check(key.ptr())) return Take(a, ArrayArg(key, &a.device()), 0);
-        return At(a, IndicesArg(key));
-    }, nb::arg("key").none(), "Basic indexing gives a view; an integer array (or list) takes along axis 0.");
+    c.def("__getitem__", [](const Array& a, nb::handle key) { return At(a, IndicesArg(key, a.device())); },
+          nb::arg("key").none(), "NumPy indexing: a view for basic indices, a copy with integer or boolean arrays.");
     c.def("__setitem__", [](Array& a, nb::handle key, nb::handle value) {
         Array v = IsScalar(value) ? internal::ScalarArray(ScalarArg(value), a.dtype(), a.device()) : ArrayArg(value, &a.device());
-        SetItem(a, IndicesArg(key), v);
-    }, nb::arg("key").none(), nb::arg("value"), "Writes into a view; refused when the array is in a graph.");
+        SetItem(a, IndicesArg(key, a.device()), v);
+    }, nb::arg("key").none(), nb::arg("value"), "NumPy item assignment; refused when the array is in a graph.");
 
     // Autograd.
     c.def("require_grad", [](Array& a, nb::handle id) -> Array& { return a.RequireGrad(BackpropIdArg(id)); },

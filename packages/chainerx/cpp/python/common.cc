@@ -10,6 +10,7 @@
 #include "chainerx/context.h"
 #include "chainerx/error.h"
 #include "chainerx/routines/creation.h"
+#include "chainerx/routines/util.h"
 
 namespace chainerx {
 namespace python {
@@ -223,12 +224,37 @@ Array MakeArray(nb::handle obj, nb::handle dtype, bool copy, nb::handle device) 
     return &wrapped.device() == &target ? Copy(wrapped) : wrapped;
 }
 
-std::vector<ArrayIndex> IndicesArg(nb::handle key) {
+namespace {
+
+constexpr const char* kInvalidIndexMessage =
+        "only integers, slices (':'), ellipsis ('...'), None and integer or boolean arrays are valid indices, got ";
+
+// An index array from a list, a NumPy array or another array-like, converted as NumPy does: an
+// empty sequence gives integer indices, and integer dtypes ChainerX lacks become int64.
+Array IndexArrayArg(nb::handle obj, Device& device) {
+    nb::object np_array = g_numpy_asarray(obj);
+    nb::handle dtype = np_array.attr("dtype");
+    char kind = nb::cast<std::string>(dtype.attr("kind"))[0];
+    int64_t itemsize = nb::cast<int64_t>(dtype.attr("itemsize"));
+    if (kind != 'b' && kind != 'i' && kind != 'u' && kind != 'f') {
+        throw IndexError{kInvalidIndexMessage, nb::cast<std::string>(nb::repr(obj))};
+    }
+    bool empty = nb::cast<int64_t>(np_array.attr("size")) == 0;
+    if ((kind == 'f' && empty) || (kind == 'u' && itemsize > 1)) {
+        np_array = np_array.attr("astype")(DtypeToPy(Dtype::kInt64));
+    }
+    return ArrayFromBuffer(np_array, device);
+}
+
+}  // namespace
+
+std::vector<ArrayIndex> IndicesArg(nb::handle key, Device& device) {
     std::vector<ArrayIndex> indices;
-    auto add = [&indices](nb::handle item) {
+    auto add = [&indices, &device](nb::handle item) {
         PyObject* o = item.ptr();
-        if (PyLong_Check(o) || (PyIndex_Check(o) && !PyBool_Check(o) && !PySequence_Check(o))) {
-            indices.emplace_back(nb::cast<int64_t>(nb::int_(item)));
+        Array* array = nullptr;
+        if (PyLong_CheckExact(o)) {
+            indices.emplace_back(nb::cast<int64_t>(item));
         } else if (PySlice_Check(o)) {
             auto member = [o](const char* name) -> std::optional<int64_t> {
                 nb::object v = nb::borrow(o).attr(name);
@@ -241,10 +267,17 @@ std::vector<ArrayIndex> IndicesArg(nb::handle key) {
             indices.push_back(ArrayIndex::NewAxis());
         } else if (o == Py_Ellipsis) {
             indices.push_back(ArrayIndex::Ellipsis());
+        } else if (nb::try_cast<Array*>(item, array) && array != nullptr) {
+            indices.emplace_back(*array);
+        } else if (PyBool_Check(o) || PyObject_IsInstance(o, g_numpy_bool.ptr()) == 1) {
+            // Like NumPy: a boolean scalar is a 0-d boolean array, not the integer 0 or 1.
+            indices.emplace_back(internal::ScalarArray(Scalar{PyObject_IsTrue(o) == 1}, Dtype::kBool, device));
+        } else if (PyIndex_Check(o) && !PySequence_Check(o)) {
+            indices.emplace_back(nb::cast<int64_t>(nb::int_(item)));
+        } else if ((PySequence_Check(o) && !PyUnicode_Check(o) && !PyBytes_Check(o)) || PyObject_CheckBuffer(o)) {
+            indices.emplace_back(IndexArrayArg(item, device));
         } else {
-            throw IndexError{"only integers, slices (':'), ellipsis ('...'), None and integer arrays are valid indices, "
-                             "got ",
-                             nb::cast<std::string>(nb::repr(item))};
+            throw IndexError{kInvalidIndexMessage, nb::cast<std::string>(nb::repr(item))};
         }
     };
     if (PyTuple_Check(key.ptr())) {

@@ -51,8 +51,9 @@ Array ArrayFromBuffer(nb::handle obj, Device& device);
 // chainerx.array(obj, dtype, copy, device).
 Array MakeArray(nb::handle obj, nb::handle dtype, bool copy, nb::handle device);
 
-// A Python index expression (int, slice, None, Ellipsis, tuple of those).
-std::vector<ArrayIndex> IndicesArg(nb::handle key);
+// A Python index expression: an int, slice, None, Ellipsis, bool, ndarray or array-like (list,
+// NumPy array), or a tuple of those. Index arrays not yet on device are converted onto it.
+std::vector<ArrayIndex> IndicesArg(nb::handle key, Device& device);
 
 nb::object ArrayToNumpy(const Array& a, bool copy);
 

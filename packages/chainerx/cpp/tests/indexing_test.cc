@@ -35,6 +35,83 @@ TEST(IndexingTest, BasicIndexing) {
     CheckGradient([](const Array& x) { return At(x, {Slice{1, 3, 1}, Slice{std::nullopt, std::nullopt, -2}}); }, a);
 }
 
+TEST(IndexingTest, IntegerArrays) {
+    Array a = Iota(Shape{2, 3, 4});
+    // Adjacent advanced indices (arrays and an integer) keep their place: shape (2, 2).
+    Array rows = MakeArray<int64_t>(Shape{2}, {0, -1});
+    Array adjacent = At(a, {Slice{}, 1, rows});
+    EXPECT_EQ(adjacent.shape(), (Shape{2, 2}));
+    ExpectAllClose(adjacent, {4, 7, 16, 19});
+    // Separated by a slice, the broadcast index axes come first: shape (2, 1, 3).
+    Array i = MakeArray<int32_t>(Shape{2, 1}, {1, 0});
+    Array k = MakeArray<int8_t>(Shape{1}, {2});
+    Array separated = At(a, {i, Slice{}, k});
+    EXPECT_EQ(separated.shape(), (Shape{2, 1, 3}));
+    ExpectAllClose(separated, {14, 18, 22, 2, 6, 10});
+    // A copy, not a view.
+    EXPECT_NE(separated.data(), a.data());
+    // Broadcast together: (2, 1) with (3,) gives (2, 3), then the last axis.
+    Array j = MakeArray<int64_t>(Shape{3}, {2, 0, 1});
+    Array both = At(a, {i, j});
+    EXPECT_EQ(both.shape(), (Shape{2, 3, 4}));
+    ExpectAllClose(At(both, {Slice{}, Slice{}, 0}), {20, 12, 16, 8, 0, 4});
+    try {
+        At(a, {Slice{}, MakeArray<int64_t>(Shape{2}, {0, -4})});
+        FAIL() << "expected IndexError";
+    } catch (const IndexError& e) {
+        EXPECT_STREQ(e.what(), "index -4 is out of bounds for axis 1 with size 3");
+    }
+    try {
+        At(a, {i, MakeArray<int64_t>(Shape{3}, {0, 0, 0}), MakeArray<int64_t>(Shape{2}, {0, 0})});
+        FAIL() << "expected IndexError";
+    } catch (const IndexError& e) {
+        EXPECT_STREQ(e.what(),
+                     "shape mismatch: indexing arrays could not be broadcast together with shapes (2, 1) (3,) (2,)");
+    }
+    EXPECT_THROW(At(a, {MakeArray<double>(Shape{1}, {0})}), IndexError);
+}
+
+TEST(IndexingTest, BooleanArrays) {
+    Array a = Iota(Shape{2, 3});
+    Array mask = MakeArray<bool>(Shape{2, 3}, {true, false, false, false, true, true});
+    ExpectAllClose(At(a, {mask}), {0, 4, 5});
+    Array column_mask = MakeArray<bool>(Shape{3}, {false, true, true});
+    Array m = At(a, {ArrayIndex::Ellipsis(), column_mask});
+    EXPECT_EQ(m.shape(), (Shape{2, 2}));
+    ExpectAllClose(m, {1, 2, 4, 5});
+    // A 0-d boolean array adds an axis of length 1 (true) or 0 (false).
+    EXPECT_EQ(At(a, {MakeArray<bool>(Shape{}, {true})}).shape(), (Shape{1, 2, 3}));
+    EXPECT_EQ(At(a, {Slice{}, MakeArray<bool>(Shape{}, {false})}).shape(), (Shape{2, 0, 3}));
+    try {
+        At(a, {Slice{}, MakeArray<bool>(Shape{2}, {true, true})});
+        FAIL() << "expected IndexError";
+    } catch (const IndexError& e) {
+        EXPECT_STREQ(e.what(),
+                     "boolean index did not match indexed array along axis 1; size of axis is 3 but size of "
+                     "corresponding boolean axis is 2");
+    }
+    EXPECT_THROW(At(a, {mask, 0}), IndexError);  // too many indices: the mask names two axes
+}
+
+TEST(IndexingTest, AdvancedIndexingGradient) {
+    Array idx = MakeArray<int64_t>(Shape{4}, {2, 0, 2, 2});
+    // Repeated indices accumulate their gradients.
+    Array x = Iota(Shape{3, 2}).RequireGrad();
+    Sum(At(x, {idx, 1})).Backward();
+    ExpectAllClose(*x.GetGrad(), {0, 1, 0, 0, 0, 3});
+    Array a = Iota(Shape{3, 2, 2});
+    CheckGradient([&](const Array& v) { return At(v, {idx, Slice{}, MakeArray<int64_t>(Shape{1}, {1})}); }, a);
+    // Second order: the gradient of v -> d/dv sum(v[idx] ** 3) is 6 v[idx] scattered back.
+    CheckGradient(
+            [&](const Array& v) {
+                // The numerical passes give arrays outside the graph.
+                Array w = v.IsGradRequired() ? v : Copy(v).RequireGrad();
+                Array y = Sum(Power(At(w, {idx}), Scalar{3}));
+                return *Grad({y}, {w}, std::nullopt, DoubleBackpropOption::kEnable)[0];
+            },
+            a);
+}
+
 TEST(IndexingTest, Take) {
     Array a = Iota(Shape{3, 2});
     Array idx = MakeArray<int64_t>(Shape{2, 2}, {2, 0, -1, 1});
@@ -74,8 +151,15 @@ TEST(IndexingTest, SetItem) {
     Array a = Zeros(Shape{2, 3}, Dtype::kInt32);
     SetItem(a, {Slice{}, 1}, MakeArray<double>(Shape{1}, {7.9}));
     EXPECT_EQ(ToVector<int32_t>(a), (std::vector<int32_t>{0, 7, 0, 0, 7, 0}));
+    // Advanced indices: the last of repeated positions wins; value is broadcast.
+    Array b = Zeros(Shape{3, 2}, Dtype::kFloat64);
+    SetItem(b, {MakeArray<int64_t>(Shape{3}, {2, 0, 2})}, MakeArray<double>(Shape{3, 1}, {1, 2, 3}));
+    ExpectAllClose(b, {2, 2, 0, 0, 3, 3});
+    SetItem(b, {Slice{}, MakeArray<bool>(Shape{2}, {false, true})}, MakeArray<double>(Shape{}, {-1}));
+    ExpectAllClose(b, {2, -1, 0, -1, 3, -1});
     Array g = Zeros(Shape{2}, Dtype::kFloat32).RequireGrad();
     EXPECT_THROW(SetItem(g, {0}, Ones(Shape{}, Dtype::kFloat32)), ChainerxError);
+    EXPECT_THROW(SetItem(g, {MakeArray<int64_t>(Shape{1}, {0})}, Ones(Shape{}, Dtype::kFloat32)), ChainerxError);
 }
 
 }  // namespace

@@ -169,11 +169,11 @@ class ndarray:
 
     def __getitem__(self, key: object | None) -> ndarray:
         """
-        Basic indexing gives a view; an integer array (or list) takes along axis 0.
+        NumPy indexing: a view for basic indices, a copy with integer or boolean arrays.
         """
 
     def __setitem__(self, key: object | None, value: object) -> None:
-        """Writes into a view; refused when the array is in a graph."""
+        """NumPy item assignment; refused when the array is in a graph."""
 
     def require_grad(self, backprop_id: object | None = None) -> ndarray:
         """

@@ -20,62 +20,114 @@ Array ContiguousNoGraph(const Array& a) {
     return copy;
 }
 
-// a viewed as (outer, dim, inner) around `axis`.
-struct AxisSplit {
-    int64_t outer{1};
-    int64_t dim;
-    int64_t inner{1};
-};
-
-AxisSplit SplitAt(const Shape& shape, int8_t axis) {
-    AxisSplit s{1, shape[axis], 1};
-    for (int d = 0; d < axis; ++d) s.outer *= shape[d];
-    for (int d = axis + 1; d < shape.ndim(); ++d) s.inner *= shape[d];
-    return s;
+// Byte offsets, in C order, of the elements of a layout restricted to axes [begin, end).
+std::vector<int64_t> ElementOffsets(const Shape& shape, const Strides& strides, int begin, int end) {
+    int64_t total = 1;
+    for (int d = begin; d < end; ++d) total *= shape[d];
+    std::vector<int64_t> offsets;
+    offsets.reserve(total);
+    int64_t counter[kMaxNdim] = {};
+    int64_t offset = 0;
+    for (int64_t i = 0; i < total; ++i) {
+        offsets.push_back(offset);
+        for (int d = end - 1; d >= begin; --d) {
+            offset += strides[d];
+            if (++counter[d] < shape[d]) break;
+            offset -= strides[d] * shape[d];
+            counter[d] = 0;
+        }
+    }
+    return offsets;
 }
 
-class NativeTakeKernel : public TakeKernel {
-public:
-    void Call(const Array& a, const Array& indices, int8_t axis, const Array& out) override {
-        Array src = ContiguousNoGraph(a);
-        Array idx = ContiguousNoGraph(indices);
-        AxisSplit s = SplitAt(a.shape(), axis);
-        int64_t n_idx = idx.GetTotalSize();
-        int64_t row_bytes = s.inner * a.GetItemSize();
-        const int64_t* ip = static_cast<const int64_t*>(idx.raw_data());
-        const char* sp = static_cast<const char*>(src.raw_data());
-        char* dp = static_cast<char*>(out.raw_data());
-        for (int64_t o = 0; o < s.outer; ++o) {
-            for (int64_t j = 0; j < n_idx; ++j) {
-                std::memcpy(dp + (o * n_idx + j) * row_bytes, sp + (o * s.dim + ip[j]) * row_bytes, row_bytes);
+// Where the elements that Take reads from (and Scatter writes into) a lie. For a gather along axes
+// [axis, axis + k), Take's dense result of shape pre + indices.shape + post is a sequence of runs
+// of `run` elements; the (p, i, q)-th run starts pre[p] + gathered[i] + post[q] bytes after a's
+// first element. When the post axes are contiguous in a, a run is a whole post block.
+struct GatherLayout {
+    std::vector<int64_t> pre;
+    std::vector<int64_t> gathered;
+    std::vector<int64_t> post;
+    int64_t run{1};
+
+    GatherLayout(const Array& a, const std::vector<Array>& indices, int8_t axis) {
+        int post_begin = axis + static_cast<int>(indices.size());
+        pre = ElementOffsets(a.shape(), a.strides(), 0, axis);
+        post = ElementOffsets(a.shape(), a.strides(), post_begin, a.ndim());
+        Shape post_shape(a.shape().begin() + post_begin, a.shape().end());
+        Strides post_strides(a.strides().begin() + post_begin, a.strides().end());
+        if (!post.empty() && IsContiguous(post_shape, post_strides, a.GetItemSize())) {
+            run = static_cast<int64_t>(post.size());
+            post = {0};
+        }
+        const Shape& index_shape = indices.front().shape();
+        gathered.assign(index_shape.GetTotalSize(), 0);
+        for (size_t j = 0; j < indices.size(); ++j) {
+            const Array& idx = indices[j];
+            int64_t dim = a.shape()[axis + j];
+            int64_t stride = a.strides()[axis + j];
+            const char* base = static_cast<const char*>(idx.raw_data());
+            std::vector<int64_t> positions = ElementOffsets(idx.shape(), idx.strides(), 0, idx.ndim());
+            for (size_t i = 0; i < positions.size(); ++i) {
+                int64_t v = *reinterpret_cast<const int64_t*>(base + positions[i]);
+                gathered[i] += (v < 0 ? v + dim : v) * stride;
+            }
+        }
+    }
+
+    // Calls f(byte offset in a, element index in the dense array) for each run, in C order.
+    template <typename F>
+    void ForEachRun(F&& f) const {
+        int64_t dense = 0;
+        for (int64_t p : pre) {
+            for (int64_t g : gathered) {
+                for (int64_t q : post) {
+                    f(p + g + q, dense);
+                    dense += run;
+                }
             }
         }
     }
 };
 
-class NativeAddAtKernel : public AddAtKernel {
+class NativeTakeKernel : public TakeKernel {
 public:
-    void Call(const Array& a, const Array& indices, int8_t axis, const Array& b, const Array& out) override {
-        a.device().backend().CallKernel<CopyKernel>(a, out);
-        Array idx = ContiguousNoGraph(indices);
-        Array src = ContiguousNoGraph(b);
-        AxisSplit s = SplitAt(a.shape(), axis);
-        int64_t n_idx = idx.GetTotalSize();
-        const int64_t* ip = static_cast<const int64_t*>(idx.raw_data());
-        VisitNumericDtype(out.dtype(), [&](auto tag) {
+    void Call(const Array& a, const std::vector<Array>& indices, int8_t axis, const Array& out) override {
+        GatherLayout layout{a, indices, axis};
+        int64_t item = a.GetItemSize();
+        const char* src = static_cast<const char*>(a.raw_data());
+        char* dst = static_cast<char*>(out.raw_data());
+        layout.ForEachRun([&](int64_t offset, int64_t dense) {
+            std::memcpy(dst + dense * item, src + offset, layout.run * item);
+        });
+    }
+};
+
+class NativeScatterKernel : public ScatterKernel {
+public:
+    void Call(const Array& a, const std::vector<Array>& indices, int8_t axis, const Array& values,
+              bool accumulate) override {
+        GatherLayout layout{a, indices, axis};
+        Array src = ContiguousNoGraph(values);
+        char* dst = static_cast<char*>(a.raw_data());
+        if (!accumulate) {
+            int64_t item = a.GetItemSize();
+            const char* vp = static_cast<const char*>(src.raw_data());
+            layout.ForEachRun([&](int64_t offset, int64_t dense) {
+                std::memcpy(dst + offset, vp + dense * item, layout.run * item);
+            });
+            return;
+        }
+        VisitNumericDtype(a.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
             using C = ComputeType<T>;
-            const T* bp = static_cast<const T*>(src.raw_data());
-            T* op = static_cast<T*>(out.raw_data());
-            for (int64_t o = 0; o < s.outer; ++o) {
-                for (int64_t j = 0; j < n_idx; ++j) {
-                    T* dst = op + (o * s.dim + ip[j]) * s.inner;
-                    const T* from = bp + (o * n_idx + j) * s.inner;
-                    for (int64_t i = 0; i < s.inner; ++i) {
-                        dst[i] = static_cast<T>(static_cast<C>(dst[i]) + static_cast<C>(from[i]));
-                    }
+            const T* vp = static_cast<const T*>(src.raw_data());
+            layout.ForEachRun([&](int64_t offset, int64_t dense) {
+                T* o = reinterpret_cast<T*>(dst + offset);
+                for (int64_t r = 0; r < layout.run; ++r) {
+                    o[r] = static_cast<T>(static_cast<C>(o[r]) + static_cast<C>(vp[dense + r]));
                 }
-            }
+            });
         });
     }
 };
@@ -113,7 +165,7 @@ public:
 
 void RegisterIndexingKernels(KernelRegistry& registry) {
     registry.Register<TakeKernel>(std::make_unique<NativeTakeKernel>());
-    registry.Register<AddAtKernel>(std::make_unique<NativeAddAtKernel>());
+    registry.Register<ScatterKernel>(std::make_unique<NativeScatterKernel>());
     registry.Register<NonzeroKernel>(std::make_unique<NativeNonzeroKernel>());
 }
 

@@ -97,6 +97,24 @@ BlasOperand ToBlasOperand(const Array& a) {
     return {ContiguousNoGraph(a), false, std::max<int64_t>(cols, 1)};
 }
 
+// c (m x n, contiguous) = the outer product of a and b (with element strides). One pass over c:
+// BLAS ger would need c zeroed first, a second pass over the largest array.
+template <typename T>
+void Outer(int64_t m, int64_t n, const T* a, int64_t a_stride, const T* b, int64_t b_stride, T* c) {
+    const T* row = b;
+    std::unique_ptr<T[]> packed;
+    if (b_stride != 1) {
+        packed.reset(new T[n]);
+        for (int64_t j = 0; j < n; ++j) packed[j] = b[j * b_stride];
+        row = packed.get();
+    }
+    for (int64_t i = 0; i < m; ++i) {
+        T ai = a[i * a_stride];
+        T* ci = c + i * n;
+        for (int64_t j = 0; j < n; ++j) ci[j] = ai * row[j];
+    }
+}
+
 // The float and double entry points of the BLAS routines used below.
 template <typename T>
 struct Blas;
@@ -104,16 +122,14 @@ template <>
 struct Blas<float> {
     static constexpr auto gemm = scipy_cblas_sgemm;
     static constexpr auto gemv = scipy_cblas_sgemv;
-    static constexpr auto ger = scipy_cblas_sger;
 };
 template <>
 struct Blas<double> {
     static constexpr auto gemm = scipy_cblas_dgemm;
     static constexpr auto gemv = scipy_cblas_dgemv;
-    static constexpr auto ger = scipy_cblas_dger;
 };
 
-// out = a @ b. Vector shapes go to gemv/ger: GEMM would pack a whole operand for one row,
+// out = a @ b. Vector shapes go to gemv or Outer: GEMM would pack a whole operand for one row,
 // which dominates small-batch steps.
 template <typename T>
 void BlasGemm(const Array& a, const Array& b, const Array& out) {
@@ -145,8 +161,7 @@ void BlasGemm(const Array& a, const Array& b, const Array& out) {
             Blas<T>::gemv(CblasRowMajor, CblasNoTrans, m, k, T{1}, pa, lda, pb, b_col, T{0}, pc, 1);
         }
     } else if (k == 1) {  // outer product of a column and b row
-        std::fill(pc, pc + static_cast<int64_t>(m) * n, T{0});
-        Blas<T>::ger(CblasRowMajor, m, n, T{1}, pa, a_col, pb, b_row, pc, n);
+        Outer(m, n, pa, a_col, pb, b_row, pc);
     } else {
         Blas<T>::gemm(CblasRowMajor, oa.transposed ? CblasTrans : CblasNoTrans, ob.transposed ? CblasTrans : CblasNoTrans,
                       m, n, k, T{1}, pa, lda, pb, ldb, T{0}, pc, n);

@@ -10,7 +10,11 @@
 
 namespace chainerx {
 
-// Basic indexing (integers, slices, new axes, one ellipsis): a differentiable view.
+// NumPy indexing, differentiable in a. Basic indices (integers, slices, new axes, one ellipsis)
+// give a view. With index arrays (integer arrays broadcast together, boolean arrays standing for
+// their nonzero()) the result is a copy whose indexed axes replace the arrays' place when all
+// advanced indices (arrays and integers) are adjacent, and come first otherwise. Out-of-range
+// indices raise IndexError.
 Array At(const Array& a, const std::vector<ArrayIndex>& indices);
 
 // Elements of a at integer `indices` along axis (the flattened array when absent); negative
@@ -26,12 +30,18 @@ Array Where(const Array& condition, Scalar x, Scalar y);
 // int64 index arrays of the non-zero elements, one per axis.
 std::vector<Array> Nonzero(const Array& a);
 
-// Writes value into a[indices] (a view); a must not be in a graph.
+// a[indices] = value with NumPy semantics (value broadcast to a[indices]'s shape and cast to a's
+// dtype; with repeated array indices the last value wins); a must not be in a graph.
 void SetItem(const Array& a, const std::vector<ArrayIndex>& indices, const Array& value);
 
 namespace internal {
-// a with b added at `indices` along axis (b has Take's output shape); differentiable.
-Array AddAt(const Array& a, const Array& indices, int8_t axis, const Array& b);
+// Gathers along axes [axis, axis + k) of a with k int64 index arrays of one shape (broadcast views
+// allowed) whose values are in range (negative ones count from the end): the result has shape
+// a.shape[:axis] + indices.shape + a.shape[axis+k:]. Differentiable in a.
+Array Gather(const Array& a, const std::vector<Array>& indices, int8_t axis);
+// a with b (of Gather's result shape and a's dtype) added at the positions Gather reads; repeated
+// positions accumulate. Differentiable in a and b.
+Array AddAt(const Array& a, const std::vector<Array>& indices, int8_t axis, const Array& b);
 }  // namespace internal
 
 }  // namespace chainerx

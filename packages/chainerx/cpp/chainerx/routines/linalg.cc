@@ -65,6 +65,8 @@ Array Dot(const Array& a_in, const Array& b_in) {
     }
     // Contracting over an empty axis gives zeros.
     if (k == 0) return Zeros(out_shape, dtype, a.device());
+    // Matrices need none of the reshapes below (each would be one more graph node).
+    if (a.ndim() == 2 && b.ndim() == 2) return Dot2D(a, b);
     Array a2 = Reshape(a, Shape{-1, k});
     Array b2 = b.ndim() == 1 ? Reshape(b, Shape{k, 1}) : Reshape(Moveaxis(b, {b_axis}, {0}), Shape{k, -1});
     return Reshape(Dot2D(a2, b2), out_shape);

@@ -231,7 +231,9 @@ void BinaryInplace(BinaryOp op, const char* name, const Array& a, const Array& b
         throw DimensionError{"in-place ", name, ": operand of shape ", b.shape(),
                              " cannot be broadcast into an array of shape ", a.shape()};
     }
-    Array rhs = internal::BroadcastView(internal::CastIfNeeded(b.AsGradStopped(), a.dtype()), a.shape());
+    // The kernel only reads b: a graph-free b needs no grad-stopped view.
+    Array b_data = b.body()->graphs.empty() ? b : b.AsGradStopped();
+    Array rhs = internal::BroadcastView(internal::CastIfNeeded(b_data, a.dtype()), a.shape());
     a.device().backend().CallKernel<BinaryKernel>(op, a, rhs, a);
 }
 
