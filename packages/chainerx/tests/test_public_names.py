@@ -2,7 +2,7 @@
 
 import chainerx
 
-# Chainer 7.8.1's chainerx names implemented so far (the neural-network routines of issue 12
+# Chainer 7.8.1's chainerx names implemented so far (the other neural-network routines of issue 12
 # and chainerx.linalg are still to come).
 CHAINER7_NAMES = [
     "Backend",
@@ -35,6 +35,8 @@ CHAINER7_NAMES = [
     "ceil",
     "clip",
     "concatenate",
+    "conv",
+    "conv_transpose",
     "copy",
     "cos",
     "cosh",

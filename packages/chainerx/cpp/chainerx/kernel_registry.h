@@ -25,6 +25,10 @@ enum class KernelId : int {
     kDot,
     kNonzero,
     kRandom,
+    // connection (convolutions)
+    kConv,
+    kConvTranspose,
+    kConvWeightGrad,
     kCount,
 };
 

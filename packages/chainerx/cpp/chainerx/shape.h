@@ -119,6 +119,9 @@ public:
     int ndim() const { return size(); }
 };
 
+// One integer per spatial axis: kernel sizes, strides, pads and output sizes of convolutions.
+using Dims = StackVector<int64_t>;
+
 // C-contiguous strides (in bytes) of a shape.
 Strides ContiguousStrides(const Shape& shape, int64_t item_size);
 

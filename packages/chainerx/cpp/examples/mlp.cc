@@ -1,20 +1,13 @@
 // Trains a two-layer perceptron on synthetic data with the C++ API alone (no Python) and
 // prints the loss every few steps. Exits non-zero unless the loss fell.
-#include <cstdio>
-
 #include "chainerx/chainerx.h"
+#include "example_util.h"
 
 namespace cx = chainerx;
 
 namespace {
 
 cx::Array Linear(const cx::Array& x, const cx::Array& w, const cx::Array& b) { return cx::Add(cx::Dot(x, w), b); }
-
-// Mean softmax cross entropy of logits (n, k) against one-hot targets (n, k).
-cx::Array SoftmaxCrossEntropy(const cx::Array& logits, const cx::Array& one_hot) {
-    cx::Array nll = cx::Negative(cx::Sum(cx::Multiply(cx::LogSoftmax(logits), one_hot), cx::Axes{1}));
-    return cx::Mean(nll);
-}
 
 }  // namespace
 
@@ -23,37 +16,17 @@ int main() {
     constexpr int64_t kIn = 8;
     constexpr int64_t kHidden = 32;
     constexpr int64_t kClasses = 3;
-    constexpr double kLearningRate = 0.5;
 
     // Labels come from a fixed random linear map, so the task is learnable.
     cx::Array x = cx::RandomNormal(0, 1, cx::Shape{kBatch, kIn}, cx::Dtype::kFloat32);
     cx::Array teacher = cx::RandomNormal(0, 1, cx::Shape{kIn, kClasses}, cx::Dtype::kFloat32);
-    cx::Array labels = cx::ArgMax(cx::Dot(x, teacher), 1);
-    cx::Array one_hot = cx::AsType(cx::Equal(cx::Reshape(labels, cx::Shape{kBatch, 1}), cx::Arange(0, kClasses)),
-                                   cx::Dtype::kFloat32);
+    cx::Array one_hot = examples::OneHot(cx::ArgMax(cx::Dot(x, teacher), 1), kClasses);
 
     cx::Array w1 = cx::RandomNormal(0, 0.3, cx::Shape{kIn, kHidden}, cx::Dtype::kFloat32).RequireGrad();
     cx::Array b1 = cx::Zeros(cx::Shape{kHidden}, cx::Dtype::kFloat32).RequireGrad();
     cx::Array w2 = cx::RandomNormal(0, 0.3, cx::Shape{kHidden, kClasses}, cx::Dtype::kFloat32).RequireGrad();
     cx::Array b2 = cx::Zeros(cx::Shape{kClasses}, cx::Dtype::kFloat32).RequireGrad();
 
-    double first_loss = 0;
-    double last_loss = 0;
-    for (int step = 0; step < 200; ++step) {
-        cx::Array loss = SoftmaxCrossEntropy(Linear(cx::Relu(Linear(x, w1, b1)), w2, b2), one_hot);
-        loss.Backward();
-        for (cx::Array* param : {&w1, &b1, &w2, &b2}) {
-            // Update through a graph-free view: in-place writes on graph arrays are refused.
-            cx::Array data = param->AsGradStopped();
-            data -= *param->GetGrad() * cx::Scalar{kLearningRate};
-            param->ClearGrad();
-        }
-        double value = static_cast<const float*>(loss.raw_data())[0];
-        if (step == 0) first_loss = value;
-        last_loss = value;
-        if (step % 40 == 0 || step == 199) std::printf("step %3d  loss %.4f\n", step, value);
-    }
-    bool fell = last_loss < first_loss * 0.5;
-    std::printf("loss %s: %.4f -> %.4f\n", fell ? "fell" : "did NOT fall", first_loss, last_loss);
-    return fell ? 0 : 1;
+    auto loss = [&] { return examples::SoftmaxCrossEntropy(Linear(cx::Relu(Linear(x, w1, b1)), w2, b2), one_hot); };
+    return examples::Train(loss, {&w1, &b1, &w2, &b2}, 200, 0.5);
 }

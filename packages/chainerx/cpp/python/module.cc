@@ -32,4 +32,5 @@ NB_MODULE(_core, m) {
     chainerx::python::InitBackprop(m);
     chainerx::python::InitRoutines(m);
     chainerx::python::InitMathRoutines(m);
+    chainerx::python::InitConnection(m);
 }

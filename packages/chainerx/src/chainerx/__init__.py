@@ -59,6 +59,8 @@ from chainerx._core import (
     ceil,
     clip,
     concatenate,
+    conv,
+    conv_transpose,
     copy,
     cos,
     cosh,

@@ -792,3 +792,13 @@ def relu(x: object) -> ndarray:
 
 def clip(a: object, a_min: object | None, a_max: object | None) -> ndarray:
     """Clips the values of an array to a given interval."""
+
+def conv(x: ndarray, w: ndarray, b: ndarray | None = None, stride: object = 1, pad: object = 0, cover_all: bool = False) -> ndarray:
+    """
+    Convolution of x (n, c, d...) with w (out_c, c, k...), plus a bias b (out_c,).
+    """
+
+def conv_transpose(x: ndarray, w: ndarray, b: ndarray | None = None, stride: object = 1, pad: object = 0, outsize: object | None = None) -> ndarray:
+    """
+    Transposed convolution of x (n, c_in, d...) with w (c_in, c_out, k...), plus a bias.
+    """

@@ -28,6 +28,7 @@ void RegisterNativeKernels(KernelRegistry& registry) {
     RegisterIndexingKernels(registry);
     RegisterLinalgKernels(registry);
     RegisterRandomKernels(registry);
+    RegisterConnectionKernels(registry);
 }
 
 }  // namespace native

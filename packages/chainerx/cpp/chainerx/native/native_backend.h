@@ -41,6 +41,7 @@ void RegisterReductionKernels(KernelRegistry& registry);
 void RegisterIndexingKernels(KernelRegistry& registry);
 void RegisterLinalgKernels(KernelRegistry& registry);
 void RegisterRandomKernels(KernelRegistry& registry);
+void RegisterConnectionKernels(KernelRegistry& registry);
 
 }  // namespace native
 }  // namespace chainerx
