@@ -2,8 +2,7 @@
 
 import chainerx
 
-# Chainer 7.8.1's chainerx names implemented so far (the remaining neural-network routines of
-# issue 12 are still to come).
+# Chainer 7.8.1's chainerx names: the routines, classes and submodules user code reaches for.
 CHAINER7_NAMES = [
     "Backend",
     "Context",
@@ -39,6 +38,8 @@ CHAINER7_NAMES = [
     "ceil",
     "clip",
     "concatenate",
+    "conv",
+    "conv_transpose",
     "copy",
     "cos",
     "cosh",

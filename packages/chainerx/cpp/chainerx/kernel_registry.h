@@ -45,6 +45,10 @@ enum class KernelId : int {
     kEigh,
     kSolve,
     kInv,
+    // connection (convolutions)
+    kConv,
+    kConvTranspose,
+    kConvWeightGrad,
     kCount,
 };
 

@@ -119,7 +119,8 @@ public:
     int ndim() const { return size(); }
 };
 
-// One integer per spatial axis: kernel sizes, strides and paddings of pooling and convolution.
+// One integer per spatial axis: kernel sizes, strides, pads and output sizes of convolution and
+// pooling.
 using Dims = StackVector<int64_t>;
 
 // C-contiguous strides (in bytes) of a shape.

@@ -93,6 +93,22 @@ Shape ShapeArg(nb::handle shape) {
     return result;
 }
 
+Dims DimsArg(nb::handle dims, int ndim, const char* name) {
+    auto type_error = [&] {
+        std::string repr = nb::cast<std::string>(nb::repr(dims));
+        return nb::type_error((std::string{name} + " must be an int or a sequence of ints, got " + repr).c_str());
+    };
+    int64_t v;
+    if (nb::try_cast<int64_t>(dims, v)) return Dims(ndim, v);
+    if (!PySequence_Check(dims.ptr())) throw type_error();
+    Dims result;
+    for (nb::handle item : nb::iter(dims)) {
+        if (!nb::try_cast<int64_t>(item, v)) throw type_error();
+        result.push_back(v);
+    }
+    return result;
+}
+
 std::optional<Axes> AxesArg(nb::handle axis) {
     if (axis.is_none()) return std::nullopt;
     if (PyLong_Check(axis.ptr())) return Axes{static_cast<int8_t>(nb::cast<int64_t>(axis))};

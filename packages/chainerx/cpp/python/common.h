@@ -35,6 +35,8 @@ Shape ShapeArg(nb::handle shape);
 // None (all axes), an int or a sequence of ints.
 std::optional<Axes> AxesArg(nb::handle axis);
 std::optional<int8_t> AxisArg(nb::handle axis);
+// An int (repeated ndim times) or a sequence of ints, one per spatial axis; name is for errors.
+Dims DimsArg(nb::handle dims, int ndim, const char* name);
 
 // Python bool/int/float and NumPy scalars; false when obj is none of these.
 bool IsScalar(nb::handle obj);
@@ -65,6 +67,7 @@ void InitRoutines(nb::module_& m);
 void InitMathRoutines(nb::module_& m);
 void InitNnRoutines(nb::module_& m);
 void InitLinalg(nb::module_& m);
+void InitConnection(nb::module_& m);
 void InitBackprop(nb::module_& m);
 void InitRnn(nb::module_& m);
 void InitPooling(nb::module_& m);

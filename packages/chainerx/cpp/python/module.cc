@@ -37,4 +37,5 @@ NB_MODULE(_core, m) {
     chainerx::python::InitPooling(m);
     chainerx::python::InitNormalization(m);
     chainerx::python::InitLinalg(m);
+    chainerx::python::InitConnection(m);
 }

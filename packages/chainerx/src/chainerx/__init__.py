@@ -63,6 +63,8 @@ from chainerx._core import (
     ceil,
     clip,
     concatenate,
+    conv,
+    conv_transpose,
     copy,
     cos,
     cosh,

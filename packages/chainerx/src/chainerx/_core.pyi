@@ -885,3 +885,13 @@ def batch_norm(x: ndarray, gamma: ndarray, beta: ndarray, running_mean: ndarray,
 
 def fixed_batch_norm(x: ndarray, gamma: ndarray, beta: ndarray, mean: ndarray, var: ndarray, eps: float = 2e-05, axis: object | None = None) -> ndarray:
     """Batch normalization with the given statistics."""
+
+def conv(x: ndarray, w: ndarray, b: ndarray | None = None, stride: object = 1, pad: object = 0, cover_all: bool = False) -> ndarray:
+    """
+    Convolution of x (n, c, d...) with w (out_c, c, k...), plus a bias b (out_c,).
+    """
+
+def conv_transpose(x: ndarray, w: ndarray, b: ndarray | None = None, stride: object = 1, pad: object = 0, outsize: object | None = None) -> ndarray:
+    """
+    Transposed convolution of x (n, c_in, d...) with w (c_in, c_out, k...), plus a bias.
+    """

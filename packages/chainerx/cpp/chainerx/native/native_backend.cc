@@ -81,6 +81,7 @@ void RegisterNativeKernels(KernelRegistry& registry) {
     RegisterLossKernels(registry);
     RegisterPoolingKernels(registry);
     RegisterNormalizationKernels(registry);
+    RegisterConnectionKernels(registry);
 }
 
 }  // namespace native

@@ -44,6 +44,7 @@ void RegisterRandomKernels(KernelRegistry& registry);
 void RegisterLossKernels(KernelRegistry& registry);
 void RegisterPoolingKernels(KernelRegistry& registry);
 void RegisterNormalizationKernels(KernelRegistry& registry);
+void RegisterConnectionKernels(KernelRegistry& registry);
 
 }  // namespace native
 }  // namespace chainerx

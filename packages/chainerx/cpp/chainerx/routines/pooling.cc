@@ -6,14 +6,12 @@
 #include "chainerx/backward_builder.h"
 #include "chainerx/error.h"
 #include "chainerx/kernels/pooling.h"
+#include "chainerx/routines/connection.h"
 #include "chainerx/routines/creation.h"
 #include "chainerx/routines/util.h"
 
 namespace chainerx {
 namespace {
-
-// Python's floor division (a may be negative), which the output-size formula is defined with.
-int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 void CheckEntries(const char* name, const char* what, const Dims& dims, const Array& x, int64_t min) {
     int nsp = x.ndim() - 2;
@@ -42,8 +40,7 @@ Shape PooledShape(const char* name, const Array& x, const Dims& ksize, const Dim
     Shape out{x.shape()[0], x.shape()[1]};
     for (int d = 0; d < ksize.size(); ++d) {
         int64_t extent = x.shape()[d + 2];
-        int64_t span = extent + 2 * pad[d] - ksize[d] + (cover_all ? stride[d] - 1 : 0);
-        int64_t size = FloorDiv(span, stride[d]) + 1;
+        int64_t size = internal::GetConvOutDim(extent, ksize[d], stride[d], pad[d], cover_all);
         if (size < 1) {
             throw DimensionError{name, ": the window of size ", ksize[d], " does not fit spatial axis ", d,
                                  " of extent ", extent, " with padding ", pad[d], " (x shape ", x.shape(),

@@ -1,0 +1,130 @@
+"""LeNet-style convnet, one SGD step (forward, backward, update) on a batch of 64 MNIST-sized
+images: ChainerX against PyTorch CPU, side by side at the same thread count.
+
+conv 5x5 (1 -> 20) -> relu -> max-pool 2 -> conv 5x5 (20 -> 50) -> relu -> max-pool 2
+-> linear (800 -> 500) -> relu -> linear (500 -> 10) -> softmax cross entropy.
+
+The net is ``conv_lenet.py``'s, written with ChainerX routines (``conv``, ``max_pool``,
+``linear``, ``softmax_cross_entropy``) and with PyTorch's functional API. The ``strided``
+variant drops the pooling and gives both convolutions stride 2 instead (same shapes from the
+first linear layer on), which times the convolutions alone.
+Goal: ChainerX at most 1.2x PyTorch's time.
+
+Usage: ``python chainerx_lenet.py [threads] [maxpool|strided] [chainerx|pytorch]`` (default 1,
+maxpool, both). The thread count is set for OpenBLAS (ChainerX's GEMMs) and for PyTorch alike,
+before anything loads. With more than one thread, timing both in one process penalizes PyTorch:
+OpenBLAS's idle workers busy-wait for tens of milliseconds after each call and take the cores
+from PyTorch's threads. Naming one contender times it alone; run the script once per contender
+(alternately, several times) for the fair multi-thread comparison.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+THREADS = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+VARIANT = sys.argv[2] if len(sys.argv) > 2 else "maxpool"
+ONLY = sys.argv[3] if len(sys.argv) > 3 else None
+STRIDE = 2 if VARIANT == "strided" else 1
+os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
+
+import numpy as np  # noqa: E402  (the thread count must be set first)
+from _timing import measure_side_by_side, report  # noqa: E402
+from conv_lenet import BATCH, LR, SHAPES, batch, initial_params  # noqa: E402
+
+
+def chainerx_step():
+    """Return (step, grads): one SGD step, and a function giving the last gradients."""
+    import chainerx as chx
+
+    params = {k: chx.array(v).require_grad() for k, v in initial_params().items()}
+    x_np, t_np = batch()
+    x = chx.array(x_np)
+    t = chx.array(t_np)
+    p = params
+
+    def pool(h):
+        return h if VARIANT == "strided" else chx.max_pool(h, 2)
+
+    def loss():
+        h = pool(chx.relu(chx.conv(x, p["conv1.W"], p["conv1.b"], stride=STRIDE)))
+        h = pool(chx.relu(chx.conv(h, p["conv2.W"], p["conv2.b"], stride=STRIDE)))
+        h = chx.relu(chx.linear(h, p["fc1.W"], p["fc1.b"]))
+        return chx.softmax_cross_entropy(chx.linear(h, p["fc2.W"], p["fc2.b"]), t).mean()
+
+    def step():
+        loss().backward()
+        for param in params.values():
+            data = param.as_grad_stopped()
+            data -= LR * param.grad
+            param.cleargrad()
+
+    def grads():
+        loss().backward()
+        got = {k: chx.to_numpy(v.grad) for k, v in params.items()}
+        for param in params.values():
+            param.cleargrad()
+        return got
+
+    return step, grads
+
+
+def torch_step():
+    import torch
+    import torch.nn.functional as tf
+
+    torch.set_num_threads(THREADS)
+    params = {k: torch.tensor(v, requires_grad=True) for k, v in initial_params().items()}
+    x, t = (torch.tensor(a) for a in batch())
+    t = t.long()
+    p = params
+
+    def pool(h):
+        return h if VARIANT == "strided" else tf.max_pool2d(h, 2)
+
+    def loss():
+        h = pool(tf.relu(tf.conv2d(x, p["conv1.W"], p["conv1.b"], stride=STRIDE)))
+        h = pool(tf.relu(tf.conv2d(h, p["conv2.W"], p["conv2.b"], stride=STRIDE)))
+        h = tf.relu(tf.linear(h.reshape(BATCH, -1), p["fc1.W"], p["fc1.b"]))
+        return tf.cross_entropy(tf.linear(h, p["fc2.W"], p["fc2.b"]), t)
+
+    def step():
+        for param in params.values():
+            param.grad = None
+        loss().backward()
+        with torch.no_grad():
+            for param in params.values():
+                param -= LR * param.grad
+
+    def grads():
+        for param in params.values():
+            param.grad = None
+        loss().backward()
+        return {k: v.grad.numpy() for k, v in params.items()}
+
+    return step, grads
+
+
+def main() -> str:
+    title = f"LeNet-style SGD step ({VARIANT}), batch {BATCH}, {THREADS} thread(s)"
+    if ONLY is not None:
+        step = {"chainerx": chainerx_step, "pytorch": torch_step}[ONLY]()[0]
+        seconds = measure_side_by_side({ONLY: step}, number=2, repeat=30)[ONLY]
+        return f"{title}: {ONLY} {seconds * 1e6:.1f} us"
+    chainerx_fns = chainerx_step()
+    torch_fns = torch_step()
+    # Both start from the same parameters: their first gradients must agree.
+    expected = torch_fns[1]()
+    got = chainerx_fns[1]()
+    for name in SHAPES:
+        np.testing.assert_allclose(got[name], expected[name], rtol=2e-3, atol=2e-5)
+    # Many short rounds: on a shared machine the best round is the least disturbed one.
+    results = measure_side_by_side(
+        {"chainerx": chainerx_fns[0], "pytorch cpu": torch_fns[0]}, number=2, repeat=30
+    )
+    return report(title, results, "pytorch cpu")
+
+
+if __name__ == "__main__":
+    print(main())
