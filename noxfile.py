@@ -169,8 +169,10 @@ def tests_training(session: nox.Session) -> None:
 
 @nox.session(name="tests-chainerx", python=PYTHONS)
 def tests_chainerx(session: nox.Session) -> None:
-    """chainerx Python binding, built from source into a wheel."""
+    """chainerx Python binding, built from source into a wheel; then its pure-ChainerX example."""
     _test_distribution(session, "chainerx")
+    example = ROOT / "examples" / "chainerx_convnet" / "train_convnet.py"
+    session.run("python", str(example), "--min-accuracy", "0.9")
 
 
 @nox.session(name="tests-chainermn", python=PYTHONS)
@@ -259,23 +261,45 @@ def gpu(session: nox.Session) -> None:
 
 @nox.session(name="cpp", python=DEFAULT_PYTHON)
 def cpp(session: nox.Session) -> None:
-    """chainerx C++ library and GoogleTest unit tests with plain CMake + ctest."""
-    build_dir = pathlib.Path(session.create_tmp()) / "chainerx-cpp"
-    session.run(
-        "cmake",
-        "-S",
-        str(PACKAGES / "chainerx"),
-        "-B",
-        str(build_dir),
-        "-G",
-        "Ninja",
-        "-DCHAINERX_BUILD_TEST=ON",
-        "-DCHAINERX_BUILD_PYTHON=OFF",
-        "-DCMAKE_BUILD_TYPE=Release",
-        external=True,
-    )
-    session.run("cmake", "--build", str(build_dir), "-j", str(os.cpu_count() or 2), external=True)
-    session.run("ctest", "--test-dir", str(build_dir), "--output-on-failure", external=True)
+    """chainerx C++ library and GoogleTest unit tests with plain CMake + ctest.
+
+    Built twice: with OpenBLAS/LAPACK from scipy-openblas32 (as the wheel ships, so the LAPACK
+    routines are tested) and without it (the native GEMM fallback).
+    """
+    session.install(_pinned_requirement(PACKAGES / "chainerx", "scipy-openblas32"))
+    for use_openblas in ("ON", "OFF"):
+        build_dir = pathlib.Path(session.create_tmp()) / f"chainerx-cpp-openblas-{use_openblas}"
+        session.run(
+            "cmake",
+            "-S",
+            str(PACKAGES / "chainerx"),
+            "-B",
+            str(build_dir),
+            "-G",
+            "Ninja",
+            "-DCHAINERX_BUILD_TEST=ON",
+            "-DCHAINERX_BUILD_PYTHON=OFF",
+            f"-DCHAINERX_USE_OPENBLAS={use_openblas}",
+            f"-DPython_EXECUTABLE={session.virtualenv.location}/bin/python",
+            "-DCMAKE_BUILD_TYPE=Release",
+            external=True,
+        )
+        jobs = str(os.cpu_count() or 2)
+        session.run("cmake", "--build", str(build_dir), "-j", jobs, external=True)
+        session.run("ctest", "--test-dir", str(build_dir), "--output-on-failure", external=True)
+
+
+def _pinned_requirement(package_dir: pathlib.Path, name: str) -> str:
+    """The requirement string for ``name`` exactly as ``package_dir``'s pyproject pins it."""
+    import tomllib
+
+    dependencies = tomllib.loads((package_dir / "pyproject.toml").read_text())["project"][
+        "dependencies"
+    ]
+    matches = [d for d in dependencies if d.split("==")[0].strip() == name]
+    if len(matches) != 1:
+        raise RuntimeError(f"{package_dir.name} must pin {name} once; found {matches}")
+    return matches[0]
 
 
 @nox.session(python=DEFAULT_PYTHON)
