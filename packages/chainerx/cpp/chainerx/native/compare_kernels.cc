@@ -1,4 +1,5 @@
 // Element-wise comparisons and selection.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -80,7 +81,8 @@ public:
     void Call(const Array& condition, const Array& x, const Array& y, const Array& out) override {
         VisitDtype(out.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
-            ForEachRun<4>(out.shape(), {&out, &condition, &x, &y}, [](int64_t n, char* const* p, const int64_t* s) {
+            std::array<const Array*, 4> arrays{&out, &condition, &x, &y};
+            ParallelForEachRun<4>(out.shape(), arrays, [](int64_t n, char* const* p, const int64_t* s) {
                 constexpr int64_t kT = sizeof(T);
                 T* o = reinterpret_cast<T*>(p[0]);
                 const bool* c = reinterpret_cast<const bool*>(p[1]);

@@ -8,6 +8,7 @@
 #include "chainerx/kernels/creation.h"
 #include "chainerx/kernels/linalg.h"
 #include "chainerx/native/native_backend.h"
+#include "chainerx/native/thread_pool.h"
 #include "chainerx/routines/creation.h"
 #include "chainerx/routines/linalg.h"
 
@@ -163,8 +164,24 @@ void BlasGemm(const Array& a, const Array& b, const Array& out) {
     } else if (k == 1) {  // outer product of a column and b row
         Outer(m, n, pa, a_col, pb, b_row, pc);
     } else {
-        Blas<T>::gemm(CblasRowMajor, oa.transposed ? CblasTrans : CblasNoTrans, ob.transposed ? CblasTrans : CblasNoTrans,
-                      m, n, k, T{1}, pa, lda, pb, ldb, T{0}, pc, n);
+        // OpenBLAS runs single-threaded (thread_pool.h): the threads take slabs of out's rows, or
+        // of its columns when it is wider than tall.
+        constexpr int64_t kMinProductPerPart = int64_t{1} << 18;
+        auto ta = oa.transposed ? CblasTrans : CblasNoTrans;
+        auto tb = ob.transposed ? CblasTrans : CblasNoTrans;
+        if (m >= n) {
+            ParallelRanges(m, kMinProductPerPart / (int64_t{n} * k) + 1, [&](int, int64_t begin, int64_t end) {
+                auto rows = static_cast<blasint>(end - begin);
+                Blas<T>::gemm(CblasRowMajor, ta, tb, rows, n, k, T{1}, pa + begin * a_col, lda, pb, ldb, T{0},
+                              pc + begin * n, n);
+            });
+        } else {
+            ParallelRanges(n, kMinProductPerPart / (int64_t{m} * k) + 1, [&](int, int64_t begin, int64_t end) {
+                auto cols = static_cast<blasint>(end - begin);
+                Blas<T>::gemm(CblasRowMajor, ta, tb, m, cols, k, T{1}, pa, lda, pb + begin * b_row, ldb, T{0},
+                              pc + begin, n);
+            });
+        }
     }
 }
 

@@ -5,6 +5,8 @@
 #include <memory>
 #include <new>
 
+#include "chainerx/native/thread_pool.h"
+
 namespace chainerx {
 namespace native {
 
@@ -65,7 +67,11 @@ std::shared_ptr<void> NativeDevice::Allocate(size_t bytes) {
     return std::shared_ptr<void>{block, data};  // shares the block's ownership, points at the data
 }
 
-NativeBackend::NativeBackend(Context& context) : Backend{context} { RegisterNativeKernels(kernel_registry()); }
+NativeBackend::NativeBackend(Context& context) : Backend{context} {
+    RegisterNativeKernels(kernel_registry());
+    // Starts the thread pool now, which settles OpenBLAS's thread count before any BLAS call.
+    NumThreads();
+}
 
 std::unique_ptr<Device> NativeBackend::CreateDevice(int index) { return std::make_unique<NativeDevice>(*this, index); }
 

@@ -7,6 +7,7 @@
 #include "chainerx/kernels/pooling.h"
 #include "chainerx/native/math_util.h"
 #include "chainerx/native/native_backend.h"
+#include "chainerx/native/thread_pool.h"
 #include "chainerx/routines/creation.h"
 
 namespace chainerx {
@@ -81,6 +82,15 @@ public:
     // byte strides. The last axis is the inner loop.
     template <typename F>
     void ForEachInWindow(const int64_t* o, const int64_t* strides, F&& f) const {
+        if (in_.ndim() == 2) {  // the common case, without the general walk's bookkeeping
+            const int64_t width = in_[1];
+            const int64_t x_lo = lo_[1][o[1]];
+            const int64_t x_hi = hi_[1][o[1]];
+            for (int64_t y = lo_[0][o[0]]; y < hi_[0][o[0]]; ++y) {
+                for (int64_t x = x_lo; x < x_hi; ++x) f(y * width + x, y * strides[0] + x * strides[1]);
+            }
+            return;
+        }
         int last = in_.ndim() - 1;
         int64_t lo[kMaxNdim];
         int64_t hi[kMaxNdim];
@@ -124,6 +134,23 @@ private:
     std::vector<std::vector<int64_t>> hi_;
 };
 
+// Calls f(begin, end) for ranges of planes covering [0, planes), split among the threads; a range
+// holds enough planes of `volume` elements to outweigh the hand-over.
+template <typename F>
+void ForPlaneRanges(int64_t planes, int64_t volume, F&& f) {
+    constexpr int64_t kMinElementsPerPart = int64_t{1} << 15;
+    int64_t min_planes = kMinElementsPerPart / std::max<int64_t>(volume, 1) + 1;
+    ParallelRanges(planes, min_planes, [&](int, int64_t begin, int64_t end) { f(begin, end); });
+}
+
+// Calls f(p) for every plane p in [0, planes), the planes split among the threads.
+template <typename F>
+void ForEachPlane(int64_t planes, int64_t volume, F&& f) {
+    ForPlaneRanges(planes, volume, [&](int64_t begin, int64_t end) {
+        for (int64_t p = begin; p < end; ++p) f(p);
+    });
+}
+
 template <typename T>
 ComputeType<T> Load(const char* p) {
     return static_cast<ComputeType<T>>(*reinterpret_cast<const T*>(p));
@@ -134,13 +161,15 @@ ComputeType<T> Load(const char* p) {
 template <typename T, typename Scatter>
 void ScatterPlanes(const Array& gx, Scatter&& scatter) {
     PlaneView gxv{gx};
-    std::vector<ComputeType<T>> acc(gxv.volume());
-    for (int64_t p = 0; p < gxv.planes(); ++p) {
-        std::fill(acc.begin(), acc.end(), ComputeType<T>{0});
-        scatter(p, acc.data());
-        T* gxp = reinterpret_cast<T*>(gxv.plane(p));
-        for (size_t k = 0; k < acc.size(); ++k) gxp[k] = static_cast<T>(acc[k]);
-    }
+    ForPlaneRanges(gxv.planes(), gxv.volume(), [&](int64_t begin, int64_t end) {
+        std::vector<ComputeType<T>> acc(gxv.volume());
+        for (int64_t p = begin; p < end; ++p) {
+            std::fill(acc.begin(), acc.end(), ComputeType<T>{0});
+            scatter(p, acc.data());
+            T* gxp = reinterpret_cast<T*>(gxv.plane(p));
+            for (size_t k = 0; k < acc.size(); ++k) gxp[k] = static_cast<T>(acc[k]);
+        }
+    });
 }
 
 class NativeMaxPoolKernel : public MaxPoolKernel {
@@ -154,7 +183,7 @@ public:
         VisitFloatingDtype(x.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
             using C = ComputeType<T>;
-            for (int64_t p = 0; p < xv.planes(); ++p) {
+            ForEachPlane(xv.planes(), xv.volume(), [&](int64_t p) {
                 const char* xp = xv.plane(p);
                 T* outp = static_cast<T*>(out.raw_data()) + p * out_volume;
                 int64_t* indexp = static_cast<int64_t*>(indices.raw_data()) + p * out_volume;
@@ -185,7 +214,7 @@ public:
                     outp[i] = static_cast<T>(best);
                     indexp[i] = best_flat;
                 });
-            }
+            });
         });
     }
 };
@@ -237,7 +266,7 @@ public:
         VisitFloatingDtype(x.dtype(), [&](auto tag) {
             using T = typename decltype(tag)::type;
             using C = ComputeType<T>;
-            for (int64_t p = 0; p < xv.planes(); ++p) {
+            ForEachPlane(xv.planes(), xv.volume(), [&](int64_t p) {
                 const char* xp = xv.plane(p);
                 T* outp = static_cast<T*>(out.raw_data()) + p * out_volume;
                 ForEachPosition(out_extent, [&](const int64_t* o, int64_t i) {
@@ -246,7 +275,7 @@ public:
                                             [&](int64_t, int64_t offset) { sum += Load<T>(xp + offset); });
                     outp[i] = static_cast<T>(sum / static_cast<C>(windows.Divisor(pad_mode, o)));
                 });
-            }
+            });
         });
     }
 };
