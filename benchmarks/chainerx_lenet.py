@@ -11,11 +11,11 @@ first linear layer on), which times the convolutions alone.
 Goal: ChainerX at most 1.2x PyTorch's time.
 
 Usage: ``python chainerx_lenet.py [threads] [maxpool|strided] [chainerx|pytorch]`` (default 1,
-maxpool, both). The thread count is set for OpenBLAS (ChainerX's GEMMs) and for PyTorch alike,
-before anything loads. With more than one thread, timing both in one process penalizes PyTorch:
-OpenBLAS's idle workers busy-wait for tens of milliseconds after each call and take the cores
-from PyTorch's threads. Naming one contender times it alone; run the script once per contender
-(alternately, several times) for the fair multi-thread comparison.
+maxpool, both). The thread count is set through ``OPENBLAS_NUM_THREADS`` (which sizes ChainerX's
+native thread pool) and for PyTorch alike, before anything loads. With more than one thread the
+two contenders' worker threads compete for the cores when timed in one process; naming one
+contender times it alone: run the script once per contender (alternately, several times) for
+the fair multi-thread comparison.
 """
 
 from __future__ import annotations
