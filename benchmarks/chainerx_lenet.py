@@ -31,7 +31,7 @@ os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS
 
 import numpy as np  # noqa: E402  (the thread count must be set first)
 from _timing import measure_side_by_side, report  # noqa: E402
-from conv_lenet import BATCH, LR, SHAPES, batch, initial_params  # noqa: E402
+from conv_lenet import BATCH, LR, SHAPES, batch, initial_params, torch_step  # noqa: E402
 
 
 def chainerx_step():
@@ -70,50 +70,19 @@ def chainerx_step():
     return step, grads
 
 
-def torch_step():
-    import torch
-    import torch.nn.functional as tf
-
-    torch.set_num_threads(THREADS)
-    params = {k: torch.tensor(v, requires_grad=True) for k, v in initial_params().items()}
-    x, t = (torch.tensor(a) for a in batch())
-    t = t.long()
-    p = params
-
-    def pool(h):
-        return h if VARIANT == "strided" else tf.max_pool2d(h, 2)
-
-    def loss():
-        h = pool(tf.relu(tf.conv2d(x, p["conv1.W"], p["conv1.b"], stride=STRIDE)))
-        h = pool(tf.relu(tf.conv2d(h, p["conv2.W"], p["conv2.b"], stride=STRIDE)))
-        h = tf.relu(tf.linear(h.reshape(BATCH, -1), p["fc1.W"], p["fc1.b"]))
-        return tf.cross_entropy(tf.linear(h, p["fc2.W"], p["fc2.b"]), t)
-
-    def step():
-        for param in params.values():
-            param.grad = None
-        loss().backward()
-        with torch.no_grad():
-            for param in params.values():
-                param -= LR * param.grad
-
-    def grads():
-        for param in params.values():
-            param.grad = None
-        loss().backward()
-        return {k: v.grad.numpy() for k, v in params.items()}
-
-    return step, grads
+def pytorch_step():
+    """conv_lenet.py's PyTorch step, in this run's variant."""
+    return torch_step(stride=STRIDE, pool=VARIANT != "strided")
 
 
 def main() -> str:
     title = f"LeNet-style SGD step ({VARIANT}), batch {BATCH}, {THREADS} thread(s)"
     if ONLY is not None:
-        step = {"chainerx": chainerx_step, "pytorch": torch_step}[ONLY]()[0]
+        step = {"chainerx": chainerx_step, "pytorch": pytorch_step}[ONLY]()[0]
         seconds = measure_side_by_side({ONLY: step}, number=2, repeat=30)[ONLY]
         return f"{title}: {ONLY} {seconds * 1e6:.1f} us"
     chainerx_fns = chainerx_step()
-    torch_fns = torch_step()
+    torch_fns = pytorch_step()
     # Both start from the same parameters: their first gradients must agree.
     expected = torch_fns[1]()
     got = chainerx_fns[1]()

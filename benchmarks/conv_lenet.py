@@ -81,7 +81,8 @@ def chainer_step():
     return step, grads
 
 
-def torch_step():
+def torch_step(stride: int = 1, pool: bool = True):
+    """PyTorch's (step, grads); ``stride``/``pool`` give chainerx_lenet.py's strided variant."""
     import torch
     import torch.nn.functional as tf
 
@@ -91,9 +92,12 @@ def torch_step():
     t = t.long()
     p = params
 
+    def conv_block(h, name):
+        h = tf.relu(tf.conv2d(h, p[f"{name}.W"], p[f"{name}.b"], stride=stride))
+        return tf.max_pool2d(h, 2) if pool else h
+
     def loss():
-        h = tf.max_pool2d(tf.relu(tf.conv2d(x, p["conv1.W"], p["conv1.b"])), 2)
-        h = tf.max_pool2d(tf.relu(tf.conv2d(h, p["conv2.W"], p["conv2.b"])), 2)
+        h = conv_block(conv_block(x, "conv1"), "conv2")
         h = tf.relu(tf.linear(h.reshape(BATCH, -1), p["fc1.W"], p["fc1.b"]))
         return tf.cross_entropy(tf.linear(h, p["fc2.W"], p["fc2.b"]), t)
 
