@@ -24,6 +24,23 @@ TEST(ArrayTest, Attributes) {
     EXPECT_EQ(a.device().name(), "native:0");
 }
 
+TEST(ArrayTest, LargeBuffersAreReusedAndSmallOnesStayCorrect) {
+    // A freed large buffer serves the next request of the same size (the native device keeps it
+    // rather than unmapping it); the new array gets its own values all the same.
+    const void* first = nullptr;
+    {
+        Array a = Full(Shape{512, 256}, Scalar{1.0}, Dtype::kFloat32);
+        first = a.raw_data();
+    }
+    Array b = Full(Shape{512, 256}, Scalar{2.0}, Dtype::kFloat32);
+    EXPECT_EQ(b.raw_data(), first);
+    Array c = Full(Shape{512, 256}, Scalar{3.0}, Dtype::kFloat32);  // b is alive: another buffer
+    EXPECT_NE(c.raw_data(), b.raw_data());
+    EXPECT_EQ(testing::ToVector<float>(b), std::vector<float>(512 * 256, 2.0F));
+    EXPECT_EQ(testing::ToVector<float>(c), std::vector<float>(512 * 256, 3.0F));
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.raw_data()) % 64, 0U);
+}
+
 TEST(ArrayTest, ViewsShareMemory) {
     Array a = MakeArray<int32_t>(Shape{2, 3}, {0, 1, 2, 3, 4, 5});
     Array t = a.Transpose();
