@@ -9,14 +9,15 @@ import numpy
 
 import chainer.functions as F
 from chainer.distributions import utils
-from chainer.distributions.distribution import Distribution, register_kl
+from chainer.distributions._location_scale import LocationScaleDistribution
+from chainer.distributions.distribution import register_kl
 from chainer.utils.cache import cached_property
 from chainer.variable import Variable, as_variable
 
 __all__ = ["Cauchy"]
 
 
-class Cauchy(Distribution):
+class Cauchy(LocationScaleDistribution):
     """Cauchy Distribution.
 
     .. math::
@@ -35,29 +36,6 @@ class Cauchy(Distribution):
         >>> d.icdf(np.array([0.5, 0.75], np.float32)).array
         array([0., 1.], dtype=float32)
     """
-
-    def __init__(self, loc, scale) -> None:
-        self.loc, self.scale = utils.as_params("Cauchy", loc=loc, scale=scale)
-        utils.check_param("Cauchy", "scale", self.scale, lambda a: a > 0, "positive")
-
-    @property
-    def params(self) -> dict[str, Variable]:
-        return {"loc": self.loc, "scale": self.scale}
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.loc.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def support(self) -> str:
-        return "real"
-
-    def _standardize(self, x) -> Variable:
-        return (utils.as_points(x, self.loc.dtype) - self.loc) / self.scale
 
     def log_prob(self, x) -> Variable:
         return -F.log1p(F.square(self._standardize(x))) - F.log(math.pi * self.scale)

@@ -8,7 +8,8 @@ import numpy
 
 import chainer.functions as F
 from chainer.distributions import utils
-from chainer.distributions.distribution import Distribution, register_kl
+from chainer.distributions._location_scale import LocationScaleDistribution
+from chainer.distributions.distribution import register_kl
 from chainer.utils.cache import cached_property
 from chainer.variable import Variable
 
@@ -17,7 +18,7 @@ __all__ = ["Gumbel"]
 EULER = float(numpy.euler_gamma)
 
 
-class Gumbel(Distribution):
+class Gumbel(LocationScaleDistribution):
     """Gumbel Distribution.
 
     .. math::
@@ -35,29 +36,6 @@ class Gumbel(Distribution):
         >>> d.cdf(np.zeros(2, np.float32)).array
         array([0.36787942, 0.36787942], dtype=float32)
     """
-
-    def __init__(self, loc, scale) -> None:
-        self.loc, self.scale = utils.as_params("Gumbel", loc=loc, scale=scale)
-        utils.check_param("Gumbel", "scale", self.scale, lambda a: a > 0, "positive")
-
-    @property
-    def params(self) -> dict[str, Variable]:
-        return {"loc": self.loc, "scale": self.scale}
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.loc.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def support(self) -> str:
-        return "real"
-
-    def _standardize(self, x) -> Variable:
-        return (utils.as_points(x, self.loc.dtype) - self.loc) / self.scale
 
     def log_prob(self, x) -> Variable:
         z = self._standardize(x)

@@ -6,14 +6,15 @@ import math
 
 import chainer.functions as F
 from chainer.distributions import utils
-from chainer.distributions.distribution import Distribution, register_kl
+from chainer.distributions._location_scale import LocationScaleDistribution
+from chainer.distributions.distribution import register_kl
 from chainer.utils.cache import cached_property
 from chainer.variable import Variable
 
 __all__ = ["Laplace"]
 
 
-class Laplace(Distribution):
+class Laplace(LocationScaleDistribution):
     """Laplace Distribution.
 
     .. math::
@@ -30,29 +31,6 @@ class Laplace(Distribution):
         >>> d.cdf(np.array([0, 1], np.float32)).array
         array([0.5      , 0.8160603], dtype=float32)
     """
-
-    def __init__(self, loc, scale) -> None:
-        self.loc, self.scale = utils.as_params("Laplace", loc=loc, scale=scale)
-        utils.check_param("Laplace", "scale", self.scale, lambda a: a > 0, "positive")
-
-    @property
-    def params(self) -> dict[str, Variable]:
-        return {"loc": self.loc, "scale": self.scale}
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.loc.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def support(self) -> str:
-        return "real"
-
-    def _standardize(self, x) -> Variable:
-        return (utils.as_points(x, self.loc.dtype) - self.loc) / self.scale
 
     def log_prob(self, x) -> Variable:
         return -F.absolute(self._standardize(x)) - F.log(2 * self.scale)
