@@ -22,3 +22,8 @@ def test_build_info_is_a_fresh_dict_each_call():
     first = chainerx.build_info()
     first["version"] = "tampered"
     assert chainerx.build_info()["version"] == chainerx.__version__
+
+
+def test_is_available_reports_the_compiled_core():
+    # v7 code checks this before using ChainerX (its own test conftest does).
+    assert chainerx.is_available() is True

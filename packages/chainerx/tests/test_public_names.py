@@ -80,6 +80,7 @@ CHAINER7_NAMES = [
     "huber_loss",
     "identity",
     "is_backprop_required",
+    "is_available",
     "isinf",
     "isnan",
     "left_shift",
