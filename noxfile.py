@@ -291,11 +291,7 @@ def cpp(session: nox.Session) -> None:
 
 def _pinned_requirement(package_dir: pathlib.Path, name: str) -> str:
     """The requirement string for ``name`` exactly as ``package_dir``'s pyproject pins it."""
-    import tomllib
-
-    dependencies = tomllib.loads((package_dir / "pyproject.toml").read_text())["project"][
-        "dependencies"
-    ]
+    dependencies = _load(package_dir / "pyproject.toml")["project"]["dependencies"]
     matches = [d for d in dependencies if d.split("==")[0].strip() == name]
     if len(matches) != 1:
         raise RuntimeError(f"{package_dir.name} must pin {name} once; found {matches}")
@@ -401,11 +397,13 @@ def example(session: nox.Session) -> None:
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
 def benchmarks(session: nox.Session) -> None:
-    """Speed side by side: Chainer vs PyTorch CPU vs a NumPy floor (run by hand, not in CI)."""
-    session.install(
-        *(f"-e{PACKAGES / d}" for d in ("chainer-core", "chainer-links", "chainer-training"))
-    )
-    session.install("torch==2.13.0")
+    """Speed side by side: Chainer and ChainerX vs PyTorch CPU vs NumPy floors (run by hand).
+
+    Installs what every benchmark compares, from wheels, and runs `benchmarks/run.py`
+    (posargs go to it: benchmark names, `--threads N`).
+    """
+    dists = ["chainer-core", "chainer-links", "chainer-training", "chainerx"]
+    session.install(*_build_wheels(session, dists), "torch==2.13.0")
     session.run("python", str(ROOT / "benchmarks" / "run.py"), *session.posargs)
 
 
