@@ -264,9 +264,19 @@ def cpp(session: nox.Session) -> None:
     """chainerx C++ library and GoogleTest unit tests with plain CMake + ctest.
 
     Built twice: with OpenBLAS/LAPACK from scipy-openblas32 (as the wheel ships, so the LAPACK
-    routines are tested) and without it (the native GEMM fallback).
+    routines are tested) and without it (the native GEMM fallback). CMake and Ninja come from
+    the package index when the machine lacks them; a missing C++ compiler or GoogleTest skips
+    the session with what to install (fails it where the `CI` environment variable is set).
     """
     session.install(_pinned_requirement(PACKAGES / "chainerx", "scipy-openblas32"))
+    tools = [tool for tool in ("cmake", "ninja") if not shutil.which(tool)]
+    if tools:
+        session.install(*tools)
+    missing = _missing_cpp_prerequisites(session)
+    if missing and os.environ.get("CI"):
+        session.error(f"needs {missing}, not found on this machine")
+    elif missing:
+        session.skip(f"needs {missing}, not found on this machine")
     for use_openblas in ("ON", "OFF"):
         build_dir = pathlib.Path(session.create_tmp()) / f"chainerx-cpp-openblas-{use_openblas}"
         session.run(
@@ -287,6 +297,28 @@ def cpp(session: nox.Session) -> None:
         jobs = str(os.cpu_count() or 2)
         session.run("cmake", "--build", str(build_dir), "-j", jobs, external=True)
         session.run("ctest", "--test-dir", str(build_dir), "--output-on-failure", external=True)
+
+
+def _missing_cpp_prerequisites(session: nox.Session) -> str:
+    """What the C++ build needs beyond CMake and Ninja and this machine lacks ('' if nothing)."""
+    compilers = (os.environ.get("CXX", ""), "c++", "g++", "clang++")
+    if not any(shutil.which(c.split()[0]) for c in compilers if c):
+        return "a C++17 compiler (Debian/Ubuntu: apt-get install g++; or set CXX)"
+    probe = pathlib.Path(session.create_tmp()) / "gtest-probe"
+    shutil.rmtree(probe, ignore_errors=True)
+    probe.mkdir(parents=True)
+    (probe / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.18)\nproject(gtest_probe LANGUAGES CXX)\n"
+        "find_package(GTest)\n"
+        'if(GTest_FOUND)\n  file(WRITE "${CMAKE_BINARY_DIR}/found" "")\nendif()\n'
+    )
+    session.run("cmake", "-S", str(probe), "-B", str(probe / "build"), silent=True, external=True)
+    if (probe / "build" / "found").exists():
+        return ""
+    return (
+        "GoogleTest (Debian/Ubuntu: apt-get install libgtest-dev; elsewhere install it and "
+        "point GTest_ROOT or CMAKE_PREFIX_PATH at it)"
+    )
 
 
 def _pinned_requirement(package_dir: pathlib.Path, name: str) -> str:
