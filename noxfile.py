@@ -394,7 +394,9 @@ def example(session: nox.Session) -> None:
     wheels = _build_wheels(session, _sibling_closure("chainer"))
     # scikit-learn ships the real datasets the examples train on offline.
     session.install(*wheels, "scikit-learn", "matplotlib")
-    out = pathlib.Path(session.create_tmp()) / "result"
+    # The session's own folder, so that a result/ of the user's own runs is left alone.
+    out = pathlib.Path(session.create_tmp()).resolve() / "result"
+    session.log(f"results go to {out}")
     examples = ROOT / "examples"
     session.run("python", str(examples / "autograd_demo.py"))
     session.run(
@@ -425,6 +427,7 @@ def example(session: nox.Session) -> None:
     for produced in ("log", "loss.png", "accuracy.png"):
         if not (out / "mnist" / produced).is_file():
             session.error(f"the MNIST example did not write {produced} into {out / 'mnist'}")
+    session.log(f"results (logs, plots, snapshots) are in {out}")
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
