@@ -312,7 +312,17 @@ def _missing_cpp_prerequisites(session: nox.Session) -> str:
         "find_package(GTest)\n"
         'if(GTest_FOUND)\n  file(WRITE "${CMAKE_BINARY_DIR}/found" "")\nendif()\n'
     )
-    session.run("cmake", "-S", str(probe), "-B", str(probe / "build"), silent=True, external=True)
+    session.run(
+        "cmake",
+        "-S",
+        str(probe),
+        "-B",
+        str(probe / "build"),
+        "-G",
+        "Ninja",
+        silent=True,
+        external=True,
+    )
     if (probe / "build" / "found").exists():
         return ""
     return (
