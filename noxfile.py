@@ -264,9 +264,19 @@ def cpp(session: nox.Session) -> None:
     """chainerx C++ library and GoogleTest unit tests with plain CMake + ctest.
 
     Built twice: with OpenBLAS/LAPACK from scipy-openblas32 (as the wheel ships, so the LAPACK
-    routines are tested) and without it (the native GEMM fallback).
+    routines are tested) and without it (the native GEMM fallback). CMake and Ninja come from
+    the package index when the machine lacks them; a missing C++ compiler or GoogleTest skips
+    the session with what to install (fails it where the `CI` environment variable is set).
     """
     session.install(_pinned_requirement(PACKAGES / "chainerx", "scipy-openblas32"))
+    tools = [tool for tool in ("cmake", "ninja") if not shutil.which(tool)]
+    if tools:
+        session.install(*tools)
+    missing = _missing_cpp_prerequisites(session)
+    if missing and os.environ.get("CI"):
+        session.error(f"needs {missing}, not found on this machine")
+    elif missing:
+        session.skip(f"needs {missing}, not found on this machine")
     for use_openblas in ("ON", "OFF"):
         build_dir = pathlib.Path(session.create_tmp()) / f"chainerx-cpp-openblas-{use_openblas}"
         session.run(
@@ -289,13 +299,41 @@ def cpp(session: nox.Session) -> None:
         session.run("ctest", "--test-dir", str(build_dir), "--output-on-failure", external=True)
 
 
+def _missing_cpp_prerequisites(session: nox.Session) -> str:
+    """What the C++ build needs beyond CMake and Ninja and this machine lacks ('' if nothing)."""
+    compilers = (os.environ.get("CXX", ""), "c++", "g++", "clang++")
+    if not any(shutil.which(c.split()[0]) for c in compilers if c):
+        return "a C++17 compiler (Debian/Ubuntu: apt-get install g++; or set CXX)"
+    probe = pathlib.Path(session.create_tmp()) / "gtest-probe"
+    shutil.rmtree(probe, ignore_errors=True)
+    probe.mkdir(parents=True)
+    (probe / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.18)\nproject(gtest_probe LANGUAGES CXX)\n"
+        "find_package(GTest)\n"
+        'if(GTest_FOUND)\n  file(WRITE "${CMAKE_BINARY_DIR}/found" "")\nendif()\n'
+    )
+    session.run(
+        "cmake",
+        "-S",
+        str(probe),
+        "-B",
+        str(probe / "build"),
+        "-G",
+        "Ninja",
+        silent=True,
+        external=True,
+    )
+    if (probe / "build" / "found").exists():
+        return ""
+    return (
+        "GoogleTest (Debian/Ubuntu: apt-get install libgtest-dev; elsewhere install it and "
+        "point GTest_ROOT or CMAKE_PREFIX_PATH at it)"
+    )
+
+
 def _pinned_requirement(package_dir: pathlib.Path, name: str) -> str:
     """The requirement string for ``name`` exactly as ``package_dir``'s pyproject pins it."""
-    import tomllib
-
-    dependencies = tomllib.loads((package_dir / "pyproject.toml").read_text())["project"][
-        "dependencies"
-    ]
+    dependencies = _load(package_dir / "pyproject.toml")["project"]["dependencies"]
     matches = [d for d in dependencies if d.split("==")[0].strip() == name]
     if len(matches) != 1:
         raise RuntimeError(f"{package_dir.name} must pin {name} once; found {matches}")
@@ -366,7 +404,9 @@ def example(session: nox.Session) -> None:
     wheels = _build_wheels(session, _sibling_closure("chainer"))
     # scikit-learn ships the real datasets the examples train on offline.
     session.install(*wheels, "scikit-learn", "matplotlib")
-    out = pathlib.Path(session.create_tmp()) / "result"
+    # The session's own folder, so that a result/ of the user's own runs is left alone.
+    out = pathlib.Path(session.create_tmp()).resolve() / "result"
+    session.log(f"results go to {out}")
     examples = ROOT / "examples"
     session.run("python", str(examples / "autograd_demo.py"))
     session.run(
@@ -397,15 +437,18 @@ def example(session: nox.Session) -> None:
     for produced in ("log", "loss.png", "accuracy.png"):
         if not (out / "mnist" / produced).is_file():
             session.error(f"the MNIST example did not write {produced} into {out / 'mnist'}")
+    session.log(f"results (logs, plots, snapshots) are in {out}")
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
 def benchmarks(session: nox.Session) -> None:
-    """Speed side by side: Chainer vs PyTorch CPU vs a NumPy floor (run by hand, not in CI)."""
-    session.install(
-        *(f"-e{PACKAGES / d}" for d in ("chainer-core", "chainer-links", "chainer-training"))
-    )
-    session.install("torch==2.13.0")
+    """Speed side by side: Chainer and ChainerX vs PyTorch CPU vs NumPy floors (run by hand).
+
+    Installs what every benchmark compares, from wheels, and runs `benchmarks/run.py`
+    (posargs go to it: benchmark names, `--threads N`).
+    """
+    dists = ["chainer-core", "chainer-links", "chainer-training", "chainerx"]
+    session.install(*_build_wheels(session, dists), "torch==2.13.0")
     session.run("python", str(ROOT / "benchmarks" / "run.py"), *session.posargs)
 
 

@@ -44,8 +44,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epoch", "-e", type=int, default=20)
     parser.add_argument("--out", "-o", default="result/glance")
+    parser.add_argument("--seed", type=int, default=0, help="seed of NumPy's generator")
     parser.add_argument("--min-accuracy", type=float, default=None)
     args = parser.parse_args(argv)
+    np.random.seed(args.seed)  # initial weights and shuffling: the same run every time
+    print(f"results go to {pathlib.Path(args.out).resolve()}")
 
     train, test = load_table()
     # The docs' model: two hidden layers of 44 units, built by repeating a Linear+ReLU block.
@@ -76,7 +79,7 @@ def main(argv=None) -> int:
     accuracy = json.loads((pathlib.Path(args.out) / "log").read_text())[-1][
         "validation/main/accuracy"
     ]
-    print(f"final test accuracy: {accuracy:.4f}")
+    print(f"final test accuracy: {accuracy:.4f}; results in {pathlib.Path(args.out).resolve()}")
     if args.min_accuracy is not None and accuracy < args.min_accuracy:
         print(f"FAILED: below the required {args.min_accuracy}", file=sys.stderr)
         return 1

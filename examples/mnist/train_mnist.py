@@ -70,6 +70,7 @@ def parse_args(argv):
     parser.add_argument("--unit", "-u", type=int, default=256)
     parser.add_argument("--device", "-d", default="@numpy", help="device spec, e.g. @cupy:0")
     parser.add_argument("--out", "-o", default="result/mnist")
+    parser.add_argument("--seed", type=int, default=0, help="seed of NumPy's generator")
     parser.add_argument("--resume", action="store_true", help="resume from the last snapshot")
     parser.add_argument(
         "--min-accuracy",
@@ -83,6 +84,8 @@ def parse_args(argv):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    np.random.seed(args.seed)  # initial weights and shuffling: the same run every time
+    print(f"results go to {pathlib.Path(args.out).resolve()}")
     device = chainer.get_device(args.device)
     if args.dataset == "digits":
         train, test = load_digits()
@@ -131,7 +134,7 @@ def main(argv=None) -> int:
 
     log = json.loads((pathlib.Path(args.out) / "log").read_text())
     accuracy = log[-1]["validation/main/accuracy"]
-    print(f"final test accuracy: {accuracy:.4f}")
+    print(f"final test accuracy: {accuracy:.4f}; results in {pathlib.Path(args.out).resolve()}")
     if args.min_accuracy is not None and accuracy < args.min_accuracy:
         print(f"FAILED: below the required {args.min_accuracy}", file=sys.stderr)
         return 1

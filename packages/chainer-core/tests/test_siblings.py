@@ -42,4 +42,5 @@ def test_require_core_outside_window_says_what_to_install(minimum, below):
     message = str(error.value)
     assert f"chainer-links needs chainer-core>={minimum},<{below}" in message
     assert "chainer-core 8.0.0a1 is installed" in message
-    assert f"pip install 'chainer-core>={minimum},<{below}'" in message
+    assert "pip install ./packages/chainer-core ;" in message
+    assert f"pip install --find-links dist 'chainer-core>={minimum},<{below}'" in message

@@ -37,9 +37,25 @@ ATTRIBUTES: dict[str, str] = {
 }
 
 
+def install_hint(dist: str, requirement: str | None = None) -> str:
+    """How to install ``dist`` (as ``requirement``) from this repository, both ways.
+
+    The package index has no release of this monorepo (``chainermn``/``onnx-chainer`` there are
+    unrelated older projects), so the hint points at the sources and at a built wheelhouse.
+    """
+    return (
+        f"from a checkout of the Chainer repository, pip install ./packages/{dist} ; or from "
+        f"the wheels `nox -s build` puts in dist/, pip install --find-links dist "
+        f"'{requirement or dist}'"
+    )
+
+
 def missing_provider_message(name: str) -> str:
     dist = PROVIDERS[name]
-    return f"chainer.{name} is provided by the '{dist}' distribution: pip install {dist}"
+    return (
+        f"chainer.{name} is provided by the '{dist}' distribution, which is not installed: "
+        + install_hint(dist)
+    )
 
 
 def import_sibling(name: str):
@@ -100,5 +116,5 @@ def require_core(distribution: str, minimum: str, below: str) -> None:
     if not version_key(minimum) <= version_key(core) < version_key(below, upper_bound=True):
         raise ImportError(
             f"{distribution} needs chainer-core>={minimum},<{below} but chainer-core {core} "
-            f"is installed: pip install 'chainer-core>={minimum},<{below}'"
+            f"is installed; " + install_hint("chainer-core", f"chainer-core>={minimum},<{below}")
         )

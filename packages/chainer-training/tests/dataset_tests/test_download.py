@@ -11,12 +11,13 @@ import pathlib
 import numpy
 import pytest
 
+import chainer._dataset_root
 from chainer.dataset import download
 
 
 @pytest.fixture
 def root(tmp_path, monkeypatch):
-    monkeypatch.setattr(download, "_dataset_root", None)
+    monkeypatch.setattr(chainer._dataset_root, "_root", None)
     monkeypatch.setenv("CHAINER_DATASET_ROOT", str(tmp_path / "env-root"))
     return tmp_path / "env-root"
 
@@ -25,7 +26,7 @@ def test_root_comes_from_the_environment_then_set_dataset_root(root, tmp_path, m
     assert download.get_dataset_root() == str(root)
     download.set_dataset_root(tmp_path / "explicit")
     assert download.get_dataset_root() == str(tmp_path / "explicit")
-    monkeypatch.setattr(download, "_dataset_root", None)
+    monkeypatch.setattr(chainer._dataset_root, "_root", None)
     monkeypatch.delenv("CHAINER_DATASET_ROOT")
     expected = os.path.join(os.path.expanduser("~"), ".chainer", "dataset")
     assert download.get_dataset_root() == expected
@@ -102,3 +103,10 @@ def test_cache_or_load_file_requires_the_creator_to_write_the_file(root):
     with pytest.raises(FileNotFoundError, match="returned without writing the file"):
         download.cache_or_load_file(root / "x.npz", lambda path: None, None)
     assert _listing(root) == []
+
+
+def test_dataset_root_is_the_one_chainer_core_keeps(root, tmp_path):
+    # chainer-links' model zoo reads the root from chainer-core: one setting for both.
+    assert download.set_dataset_root is chainer._dataset_root.set_dataset_root
+    download.set_dataset_root(tmp_path / "shared")
+    assert chainer._dataset_root.get_dataset_root() == str(tmp_path / "shared")

@@ -13,7 +13,7 @@ import threading
 import numpy
 import pytest
 
-from chainer.dataset import download
+import chainer._dataset_root
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
@@ -61,7 +61,7 @@ def server():
 @pytest.fixture
 def dataset_root(tmp_path, monkeypatch):
     root = tmp_path / "datasets"
-    monkeypatch.setattr(download, "_dataset_root", str(root))
+    monkeypatch.setattr(chainer._dataset_root, "_root", str(root))
     return root
 
 

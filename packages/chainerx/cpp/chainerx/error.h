@@ -45,7 +45,8 @@ CHAINERX_DEFINE_ERROR(DtypeError, ChainerxError)
 CHAINERX_DEFINE_ERROR(NotImplementedError, ChainerxError)
 // Gradient setting or backpropagation failed.
 CHAINERX_DEFINE_ERROR(GradientError, ChainerxError)
-// An index is out of range (mapped to Python's IndexError so iteration protocols work).
+// An index is out of range (chainerx.IndexError in Python, also a builtin IndexError, so
+// iteration protocols and NumPy-style `except IndexError` work).
 CHAINERX_DEFINE_ERROR(IndexError, ChainerxError)
 
 #undef CHAINERX_DEFINE_ERROR

@@ -16,6 +16,7 @@ PyObject* g_dimension_error;
 PyObject* g_dtype_error;
 PyObject* g_not_implemented_error;
 PyObject* g_gradient_error;
+PyObject* g_index_error;
 
 PyObject* NewError(nb::module_& m, const char* name, PyObject* bases, const char* doc) {
     std::string qualified = std::string{"chainerx."} + name;
@@ -25,7 +26,12 @@ PyObject* NewError(nb::module_& m, const char* name, PyObject* bases, const char
     return type;
 }
 
-PyObject* Bases(PyObject* a, PyObject* b) { return PyTuple_Pack(2, a, b); }
+// An owned tuple: PyErr_NewExceptionWithDoc does not steal its bases.
+nb::object Bases(PyObject* a, PyObject* b) {
+    PyObject* bases = PyTuple_Pack(2, a, b);
+    if (bases == nullptr) throw nb::python_error();
+    return nb::steal(bases);
+}
 
 }  // namespace
 
@@ -34,20 +40,23 @@ void InitErrors(nb::module_& m) {
     g_context_error = NewError(m, "ContextError", g_chainerx_error, "A context or backprop id was used wrongly.");
     g_backend_error = NewError(m, "BackendError", g_chainerx_error, "A backend could not be found or loaded.");
     g_device_error = NewError(m, "DeviceError", g_chainerx_error, "A device is invalid, or arrays are on different devices.");
-    // Also ValueError/TypeError/NotImplementedError, so code written for NumPy catches them too.
-    g_dimension_error = NewError(m, "DimensionError", Bases(g_chainerx_error, PyExc_ValueError),
+    // Also ValueError/TypeError/NotImplementedError/IndexError, so code written for NumPy (and
+    // v7's `except IndexError` around indexing) catches them too.
+    g_dimension_error = NewError(m, "DimensionError", Bases(g_chainerx_error, PyExc_ValueError).ptr(),
                                  "Shapes, axes or numbers of dimensions do not fit.");
-    g_dtype_error = NewError(m, "DtypeError", Bases(g_chainerx_error, PyExc_TypeError),
+    g_dtype_error = NewError(m, "DtypeError", Bases(g_chainerx_error, PyExc_TypeError).ptr(),
                              "A dtype is unknown or not supported by the operation.");
-    g_not_implemented_error = NewError(m, "NotImplementedError", Bases(g_chainerx_error, PyExc_NotImplementedError),
+    g_not_implemented_error = NewError(m, "NotImplementedError", Bases(g_chainerx_error, PyExc_NotImplementedError).ptr(),
                                        "The operation is not implemented for these arguments or this backend.");
     g_gradient_error = NewError(m, "GradientError", g_chainerx_error, "Gradient setting or backpropagation failed.");
+    g_index_error = NewError(m, "IndexError", Bases(g_chainerx_error, PyExc_IndexError).ptr(),
+                             "An index is out of bounds or of the wrong type.");
 
     nb::register_exception_translator([](const std::exception_ptr& p, void*) {
         try {
             std::rethrow_exception(p);
         } catch (const IndexError& e) {
-            PyErr_SetString(PyExc_IndexError, e.what());
+            PyErr_SetString(g_index_error, e.what());
         } catch (const ContextError& e) {
             PyErr_SetString(g_context_error, e.what());
         } catch (const BackendError& e) {

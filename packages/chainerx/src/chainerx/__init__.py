@@ -26,6 +26,7 @@ from chainerx._core import (
     DimensionError,
     DtypeError,
     GradientError,
+    IndexError,
     NotImplementedError,
     absolute,
     absolute_error,
@@ -232,7 +233,12 @@ def is_available() -> bool:
     return True
 
 
+# Not star-exported: chainerx.IndexError and chainerx.NotImplementedError would replace the
+# builtins they subclass, and `except IndexError` would then miss a list's IndexError.
 __all__ = sorted(
-    name for name in dir() if not name.startswith("_") and name not in {"annotations"}
+    name
+    for name in dir()
+    if not name.startswith("_")
+    and name not in {"annotations", "IndexError", "NotImplementedError"}
 ) + ["__version__"]
 del _core

@@ -10,6 +10,7 @@ from chainerx import (
     DimensionError as DimensionError,
     DtypeError as DtypeError,
     GradientError as GradientError,
+    IndexError as IndexError,
     NotImplementedError as NotImplementedError
 )
 from chainerx._core import linalg as linalg, random as random

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy
 
 from chainer._backend import Device, convert_arrays, is_loaded_instance
+from chainer._siblings import install_hint
 from chainer.backends._cpu import CpuDevice, array_to_cpu
 from chainer.backends.cuda import GpuDevice
 
@@ -53,8 +54,7 @@ def chainerx_module() -> ModuleType:
     chainerx, reason = _load()
     if chainerx is None:
         raise RuntimeError(
-            f"ChainerX is not available: {reason}. "
-            "Install it with `pip install chainerx` or `pip install 'chainer[x]'`."
+            f"ChainerX is not available: {reason}; install it {install_hint('chainerx')}"
         )
     return chainerx
 

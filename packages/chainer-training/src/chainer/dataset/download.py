@@ -2,7 +2,8 @@
 
 Every concrete dataset (:func:`chainer.datasets.get_mnist`, ...) keeps its files under the
 dataset root: ``$CHAINER_DATASET_ROOT`` when that environment variable is set, else
-``~/.chainer/dataset``; :func:`set_dataset_root` overrides both. Raw downloads are cached in
+``~/.chainer/dataset``; :func:`set_dataset_root` overrides both (the setting lives in
+chainer-core, which the model zoo of chainer-links reads too). Raw downloads are cached in
 ``<root>/_dl_cache`` under the MD5 hash of their URL, converted files under
 ``<root>/<dataset name>/``.
 
@@ -26,38 +27,13 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
+from chainer._dataset_root import get_dataset_root
+from chainer._dataset_root import set_dataset_root as set_dataset_root  # public here, as in v7
+
 _T = TypeVar("_T")
 
-_ENV_ROOT = "CHAINER_DATASET_ROOT"
 _DOWNLOAD_TIMEOUT = 60.0  # seconds without progress before a download fails
 _CHUNK_SIZE = 1 << 20
-
-_dataset_root: str | None = None  # set by set_dataset_root; None defers to the environment
-
-
-def get_dataset_root() -> str:
-    """Gets the path to the root directory to download and cache datasets.
-
-    Returns:
-        The path given to :func:`set_dataset_root`, else ``$CHAINER_DATASET_ROOT``, else
-        ``~/.chainer/dataset``.
-    """
-    if _dataset_root is not None:
-        return _dataset_root
-    root = os.environ.get(_ENV_ROOT)
-    if root:
-        return root
-    return os.path.join(os.path.expanduser("~"), ".chainer", "dataset")
-
-
-def set_dataset_root(path: str | os.PathLike) -> None:
-    """Sets the root directory to download and cache datasets.
-
-    Args:
-        path: The new root directory; it takes precedence over ``$CHAINER_DATASET_ROOT``.
-    """
-    global _dataset_root
-    _dataset_root = os.fspath(path)
 
 
 def get_dataset_directory(dataset_name: str, create_directory: bool = True) -> str:

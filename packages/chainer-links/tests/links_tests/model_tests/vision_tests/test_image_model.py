@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 import chainer
+import chainer._dataset_root
 import chainer.functions as F
 import chainer.links as L
 from chainer.links.model.vision import _image_model, googlenet, resnet, vgg
@@ -153,8 +154,9 @@ def test_auto_loads_the_cached_npz(monkeypatch, tmp_path):
     numpy.testing.assert_array_equal(loaded.inc4c.conv3.W.array, source.inc4c.conv3.W.array)
 
 
-def test_models_directory_without_chainer_training(monkeypatch, tmp_path):
-    monkeypatch.setitem(sys.modules, "chainer.dataset.download", None)  # import fails
+def test_models_directory_follows_the_dataset_root_without_chainer_training(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "chainer.dataset", None)  # chainer-training absent
+    monkeypatch.setattr(chainer._dataset_root, "_root", None)
     monkeypatch.setenv("CHAINER_DATASET_ROOT", str(tmp_path / "root"))
     assert _image_model._models_directory() == os.path.join(
         str(tmp_path / "root"), "pfnet", "chainer", "models"
@@ -162,6 +164,10 @@ def test_models_directory_without_chainer_training(monkeypatch, tmp_path):
     monkeypatch.delenv("CHAINER_DATASET_ROOT")
     assert _image_model._models_directory() == os.path.join(
         os.path.expanduser("~"), ".chainer", "dataset", "pfnet", "chainer", "models"
+    )
+    chainer._dataset_root.set_dataset_root(tmp_path / "explicit")
+    assert _image_model._models_directory() == os.path.join(
+        str(tmp_path / "explicit"), "pfnet", "chainer", "models"
     )
 
 

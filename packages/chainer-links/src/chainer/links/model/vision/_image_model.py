@@ -16,6 +16,7 @@ import numpy
 
 import chainer
 from chainer import configuration, variable
+from chainer._dataset_root import get_dataset_root
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import sum as sum_
 from chainer.utils import argument, imgproc
@@ -174,16 +175,8 @@ def prepare_image(image: tp.Any, size: tuple[int, int] | None, mean_bgr: Sequenc
 
 
 def _models_directory() -> str:
-    """Where Chainer keeps converted pre-trained models."""
-    try:
-        from chainer.dataset.download import get_dataset_root
-    except ImportError:  # chainer-training is not installed: the same default, by hand
-        root = os.environ.get("CHAINER_DATASET_ROOT") or os.path.join(
-            os.path.expanduser("~"), ".chainer", "dataset"
-        )
-    else:
-        root = get_dataset_root()
-    return os.path.join(root, "pfnet", "chainer", "models")
+    """Where Chainer keeps converted pre-trained models (under the dataset root)."""
+    return os.path.join(get_dataset_root(), "pfnet", "chainer", "models")
 
 
 def weights_path(model_name: str, pretrained_model: tp.Any, npz_name: str) -> str | None:

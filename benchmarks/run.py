@@ -1,0 +1,103 @@
+"""Run the benchmarks of this folder one after another and print their side-by-side tables.
+
+Each benchmark runs in its own process (thread counts must be set before NumPy, PyTorch or
+ChainerX load) and prints its own table of times and ratios to a baseline. A benchmark whose
+contenders are not installed (``chainerx``, ``torch``) is skipped with one line saying so, and
+the last line sums up what ran, was skipped or failed.
+
+Usage: ``python benchmarks/run.py [--threads N] [--list] [NAME ...]`` (default: all, 1 thread).
+The ``benchmarks`` nox session installs everything they compare and runs this file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.util
+import os
+import pathlib
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+@dataclasses.dataclass(frozen=True)
+class Benchmark:
+    """A script of this folder: what it imports besides Chainer, and whether it takes threads."""
+
+    name: str
+    needs: tuple[str, ...] = ()
+    takes_threads: bool = False
+
+    def missing(self) -> list[str]:
+        return [module for module in self.needs if importlib.util.find_spec(module) is None]
+
+    def command(self, threads: int) -> list[str]:
+        script = [sys.executable, str(HERE / f"{self.name}.py")]
+        return script + [str(threads)] if self.takes_threads else script
+
+
+BENCHMARKS = [
+    Benchmark("autograd_chain"),
+    Benchmark("link_params"),
+    Benchmark("adam_update", needs=("torch",)),
+    Benchmark("conv_lenet", takes_threads=True),
+    Benchmark("n_step_lstm", takes_threads=True),
+    Benchmark("chainerx_mlp", needs=("chainerx",)),
+    Benchmark("chainerx_lenet", needs=("chainerx", "torch"), takes_threads=True),
+]
+
+
+def _check_every_script_is_listed() -> None:
+    listed = {b.name for b in BENCHMARKS}
+    scripts = {p.stem for p in HERE.glob("*.py") if not p.stem.startswith("_")} - {"run"}
+    if scripts != listed:
+        raise SystemExit(
+            f"benchmarks/run.py lists {sorted(listed)} but the folder holds {sorted(scripts)}"
+        )
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("names", nargs="*", metavar="NAME", help="benchmarks to run (all)")
+    parser.add_argument("--threads", type=int, default=1, help="threads for BLAS and PyTorch")
+    parser.add_argument("--list", action="store_true", help="print the benchmark names")
+    args = parser.parse_args(argv)
+    if args.threads < 1:
+        parser.error(f"--threads must be at least 1, got {args.threads}")
+    known = [b.name for b in BENCHMARKS]
+    unknown = [n for n in args.names if n not in known]
+    if unknown:
+        parser.error(f"unknown benchmark(s) {unknown}; known: {known}")
+    return args
+
+
+def main(argv: list[str]) -> int:
+    _check_every_script_is_listed()
+    args = _parse(argv)
+    chosen = [b for b in BENCHMARKS if not args.names or b.name in args.names]
+    if args.list:
+        print("\n".join(b.name for b in chosen))
+        return 0
+    env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
+    env["OPENBLAS_NUM_THREADS"] = str(args.threads)
+    ran, skipped, failed = [], [], []
+    for benchmark in chosen:
+        print(f"\n=== {benchmark.name} ({args.threads} thread(s))", flush=True)
+        missing = benchmark.missing()
+        if missing:
+            print(f"skipped: needs {', '.join(missing)}, not installed here")
+            skipped.append(benchmark.name)
+            continue
+        result = subprocess.run(benchmark.command(args.threads), cwd=HERE, env=env)
+        (ran if result.returncode == 0 else failed).append(benchmark.name)
+    print(
+        f"\nbenchmarks/run.py: {len(ran)} ran, {len(skipped)} skipped {skipped}, "
+        f"{len(failed)} failed {failed}"
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
