@@ -89,3 +89,32 @@ def add_gamma_and_beta(
     with link.init_scope():
         link.gamma = Parameter(gamma)
         link.beta = Parameter(beta)
+
+
+class InvalidArgumentError(ValueError, AssertionError):
+    """A link got arguments or inputs it cannot work with.
+
+    Chainer checked these with ``assert``; deriving from ``AssertionError`` as well keeps v7
+    code that catches it working, while the message says what was expected and given.
+    """
+
+
+def split_operand(link: Link, name: str, xs: tuple) -> tuple:
+    """``(x, operand)`` for a link that learns its operand (``Bias.b``, ``Scale.W``) and takes
+    one input, or learns none and takes the operand as a second input.
+
+    Raises:
+        InvalidArgumentError: The number of inputs does not fit the link.
+    """
+    owner = type(link).__name__
+    if hasattr(link, name):
+        if len(xs) != 1:
+            raise InvalidArgumentError(
+                f"this {owner} learns {name}: call it with one input (x), got {len(xs)}"
+            )
+        return xs[0], getattr(link, name)
+    if len(xs) != 2:
+        raise InvalidArgumentError(
+            f"this {owner} learns no {name}: call it with two inputs (x, {name}), got {len(xs)}"
+        )
+    return xs[0], xs[1]
