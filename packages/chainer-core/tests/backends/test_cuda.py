@@ -554,3 +554,11 @@ def test_real_gpu_kernels():
     assert float(total) == float(host.sum())
     copied = cuda.copy(on_gpu)
     numpy.testing.assert_array_equal(cuda.to_cpu(copied), host)
+
+
+def test_link_device_id_is_the_gpu_id(fake_cupy):
+    from chainer.link import Link
+
+    link = Link().to_device("@cupy:2")
+    with pytest.warns(DeprecationWarning):
+        assert link._device_id == 2
