@@ -270,3 +270,24 @@ def test_creating_models_example_computes_values_and_gradients(model_class):
         numpy.testing.assert_allclose(param.grad, grad, rtol=1e-5, atol=1e-6)
     assert len(list(model.children())) == 2
     assert model.count_params() == 4 * 3 + 3 + 3 * 2 + 2
+
+
+def test_children_is_a_set_of_names_as_in_v7_and_traversal_is_sorted():
+    chain = Chain()
+    with chain.init_scope():
+        chain.zeta = Linear(2, 2)
+        chain.alpha = Linear(2, 2)
+    assert isinstance(chain._children, set) and chain._children == {"alpha", "zeta"}
+    assert [name for name, _ in chain.namedlinks(skipself=True)] == ["/alpha", "/zeta"]
+    copied = chain.copy()
+    assert isinstance(copied._children, set) and copied._children is not chain._children
+    with copied.init_scope():
+        copied.beta = Linear(2, 2)
+    assert chain._children == {"alpha", "zeta"}  # the copy has its own registry
+    del chain.alpha
+    assert chain._children == {"zeta"} and [c.name for c in chain.children()] == ["zeta"]
+
+
+def test_device_id_is_deprecated_and_none_off_the_gpu():
+    with pytest.warns(DeprecationWarning, match=r"Link._device_id is deprecated.*Link.device"):
+        assert Linear(2, 2)._device_id is None

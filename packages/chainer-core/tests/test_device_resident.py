@@ -1,5 +1,7 @@
 """chainer.device_resident: DeviceResident and DeviceResidentsVisitor on the CPU."""
 
+import warnings
+
 import numpy
 import pytest
 
@@ -84,7 +86,8 @@ def test_to_cpu_and_to_device_numpy():
     array, variable = numpy.arange(3), FakeVariable()
     child = Node(arrays=[array, None])
     root = Node(variables=[variable], children=[child])
-    assert root.to_cpu() is root
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+        assert root.to_cpu() is root
     assert child.arrays[0] is array and child.arrays[1] is None
     assert variable.calls == [("to_device", backend.CpuDevice())]
     assert root.to_device("@numpy") is root and root.to_device(-1) is root
@@ -102,7 +105,8 @@ def test_to_gpu_needs_cuda(monkeypatch):
     monkeypatch.setattr(_cupy_probe, "probe", lambda: not_installed)
     node = Node(arrays=[numpy.zeros(1)])
     with pytest.raises(RuntimeError, match="CUDA is not available: CuPy is not installed"):
-        node.to_gpu()
+        with pytest.warns(DeprecationWarning):
+            node.to_gpu()
     with pytest.raises(RuntimeError, match="CUDA is not available"):
         node.to_device("@cupy:0")
     assert node.device == backend.CpuDevice() and isinstance(node.arrays[0], numpy.ndarray)
@@ -123,3 +127,25 @@ def test_from_chx_off_chainerx_does_nothing():
     node = Node(arrays=[array], variables=[FakeVariable()])
     assert node.from_chx() is node
     assert node.arrays[0] is array and node.variables[0].calls == []
+
+
+@pytest.mark.parametrize(
+    ("method", "replacement"),
+    [("to_cpu", "'@numpy'"), ("to_gpu", "'@cupy:N'"), ("to_intel64", "'@intel64'")],
+)
+def test_legacy_transfers_are_deprecated_as_in_chainer_v7(monkeypatch, method, replacement):
+    not_installed = _cupy_probe.CupyState(None, "CuPy is not installed")
+    monkeypatch.setattr(_cupy_probe, "probe", lambda: not_installed)
+    message = rf"{method}\(\) is deprecated .*use to_device\({replacement}\) instead"
+    with pytest.warns(DeprecationWarning, match=message) as record:
+        try:
+            getattr(Node(), method)()
+        except RuntimeError:  # no CUDA / iDeep here: the warning comes first
+            pass
+    assert record[0].filename == __file__  # points at the caller
+
+
+def test_to_device_and_chainerx_transfers_issue_no_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Node(arrays=[numpy.zeros(1)]).to_device("@numpy").from_chx()

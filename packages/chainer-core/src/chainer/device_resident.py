@@ -8,6 +8,8 @@ residents; moving it (:meth:`DeviceResident.to_device` and friends) walks that h
 
 from __future__ import annotations
 
+import warnings
+
 from chainer import backend
 from chainer._backend import Device, is_loaded_instance
 from chainer.backends import _chainerx, cuda, intel64
@@ -17,6 +19,14 @@ from chainer.backends.cuda import GpuDevice
 from chainer.backends.intel64 import Intel64Device
 
 __all__ = ["DeviceResident", "DeviceResidentsVisitor"]
+
+
+def _warn_deprecated(method: str, device_spec: str) -> None:
+    warnings.warn(
+        f"{method}() is deprecated (as in Chainer v7): use to_device({device_spec}) instead",
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
 
 class DeviceResident:
@@ -60,7 +70,12 @@ class DeviceResident:
         return self._device.xp
 
     def to_cpu(self) -> DeviceResident:
-        """Move everything to the CPU (NumPy) and return ``self``."""
+        """Move everything to the CPU (NumPy) and return ``self``.
+
+        .. deprecated:: v7.0.0 (as in Chainer)
+            Use ``to_device('@numpy')``; this issues a ``DeprecationWarning``.
+        """
+        _warn_deprecated("to_cpu", "'@numpy'")
         self.device_resident_accept(_ToDeviceVisitor(CpuDevice()))
         return self
 
@@ -70,12 +85,21 @@ class DeviceResident:
         Parts already on some GPU stay where they are, as in Chainer before ``to_device``;
         use :meth:`to_device` to move between GPUs.
 
+        .. deprecated:: v7.0.0 (as in Chainer)
+            Use ``to_device('@cupy:N')``; this issues a ``DeprecationWarning``.
+
         Args:
             device: ``None`` (the current CUDA device), a device ID or a ``cupy.cuda.Device``.
 
         Raises:
             RuntimeError: CUDA is not available.
         """
+        _warn_deprecated("to_gpu", "'@cupy:N'")
+        return self._to_gpu_keeping_gpu_residents(device)
+
+    def _to_gpu_keeping_gpu_residents(self, device=None) -> DeviceResident:
+        # to_gpu without its deprecation warning, for the updaters, which keep a model split
+        # over several GPUs where it is (as Chainer's updaters did).
         target = GpuDevice(cuda._cuda_device(device))
         self.device_resident_accept(_ToDeviceVisitor(target, keep_gpu_residents=True))
         return self
@@ -83,9 +107,13 @@ class DeviceResident:
     def to_intel64(self) -> DeviceResident:
         """Move to the Intel64 (iDeep) device and return ``self``.
 
+        .. deprecated:: v7.0.0 (as in Chainer)
+            Use ``to_device('@intel64')``; this issues a ``DeprecationWarning``.
+
         Raises:
             RuntimeError: iDeep is not available.
         """
+        _warn_deprecated("to_intel64", "'@intel64'")
         intel64.check_ideep_available()
         self.device_resident_accept(_ToDeviceVisitor(Intel64Device()))
         return self

@@ -21,7 +21,7 @@ from collections.abc import Iterator, MutableSequence, Sequence
 import numpy
 
 from chainer import _link_tree, initializers, link_hook
-from chainer.backend import CpuDevice, get_array_types
+from chainer.backend import CpuDevice, GpuDevice, get_array_types
 from chainer.backend import copyto as _copyto
 from chainer.device_resident import DeviceResident
 from chainer.variable import Parameter
@@ -313,6 +313,20 @@ class Link(DeviceResident):
         """``True`` when at least one parameter has an enabled update rule."""
         return any(p.update_rule is not None and p.update_rule.enabled for p in self.params())
 
+    @property
+    def _device_id(self) -> int | None:
+        """The CUDA device ID of a link on a GPU, ``None`` elsewhere (Chainer v4's attribute).
+
+        Kept, deprecated as in Chainer v7, for code that still reads it: use :attr:`device`.
+        """
+        warnings.warn(
+            "Link._device_id is deprecated (as in Chainer v7): use Link.device instead",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        device = self.device
+        return device.device.id if isinstance(device, GpuDevice) else None
+
     # -- copies -----------------------------------------------------------------------------
 
     def copy(self, mode: str = "share") -> Link:
@@ -500,11 +514,13 @@ class Chain(Link):
         ['/l1/W', '/l1/b', '/l2/W', '/l2/b']
     """
 
-    _children: tuple = ()
+    _children: set[str] | frozenset[str] = frozenset()
 
     def __init__(self, **links: Link) -> None:
         super().__init__()
-        self._children = ()
+        # The names of the child links: a set, as in Chainer (code written for v7 reads it);
+        # traversals visit them sorted by name.
+        self._children = set()
         for name, link in links.items():
             self.add_link(name, link)
 
@@ -517,12 +533,13 @@ class Chain(Link):
             if hasattr(self, name):
                 raise AttributeError(f"cannot register a new link {name}: attribute exists")
             value.name = name
-            self._children = _link_tree.insert_name(self._children, name)
+            self._children.add(name)
         else:
             super()._register_attribute(name, value)
 
     def __delattr__(self, name: str) -> None:
-        self._children = _link_tree.remove_name(self._children, name)
+        if name in self._children:
+            self._children.discard(name)
         super().__delattr__(name)
 
     def add_link(self, name: str, link: Link) -> None:
@@ -541,14 +558,15 @@ class Chain(Link):
 
     def _child_links(self) -> Sequence[Link]:
         attrs = self.__dict__
-        return [attrs[name] for name in self._children]
+        return [attrs[name] for name in sorted(self._children)]
 
     def _named_children(self) -> Sequence[tuple[str, Link]]:
         attrs = self.__dict__
-        return [(name, attrs[name]) for name in self._children]
+        return [(name, attrs[name]) for name in sorted(self._children)]
 
     def _copy_shared(self) -> Chain:
         ret = super()._copy_shared()
+        ret._children = set(self._children)  # the copy registers its own children
         attrs = ret.__dict__
         for name in self._children:
             child = attrs[name]._copy_shared()

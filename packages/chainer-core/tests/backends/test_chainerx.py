@@ -215,7 +215,7 @@ def test_device_resident_to_chx_and_back(fake_chainerx):
     assert buffers.device == CpuDevice() and buffers.array is host
     buffers.to_device("native:1")
     assert buffers.device.name == "native:1" and buffers.array.device.name == "native:1"
-    buffers.to_cpu()
+    buffers.to_device("@numpy")
     numpy.testing.assert_array_equal(buffers.array, [0, 1, 2])
 
 

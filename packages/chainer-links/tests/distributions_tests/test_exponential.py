@@ -77,3 +77,13 @@ def test_kl(dtype):
 def test_invalid_parameters():
     with pytest.raises(ValueError, match=r"Exponential: lam must be positive, got -2\.0"):
         Exponential(numpy.array([1.0, -2.0]))
+
+
+@pytest.mark.parametrize("point", [numpy.float32(2.0), numpy.float64(2.0), 2.0, 2])
+def test_scalar_points_are_accepted(point):
+    # v7 code evaluates batch-less distributions at NumPy or Python scalars.
+    dist = Exponential(numpy.asarray(1.5, numpy.float32))
+    log_prob = dist.log_prob(point)
+    assert log_prob.shape == () and log_prob.dtype == numpy.float32
+    testing.assert_allclose(log_prob.array, numpy.log(1.5) - 1.5 * 2.0)
+    testing.assert_allclose(dist.cdf(point).array, 1 - numpy.exp(-3.0))

@@ -46,6 +46,17 @@ from chainer.testing.training import get_trainer_with_mock_updater
 from chainer.testing.unary_math_function_test import unary_math_function_unittest
 
 
+def __getattr__(name: str):
+    # distribution_unittest builds pytest marks at import, so it is loaded on first use to
+    # keep ``import chainer.testing`` free of pytest.
+    if name in ("distribution_test", "distribution_unittest"):
+        import importlib
+
+        module = importlib.import_module("chainer.testing.distribution_test")
+        return module if name == "distribution_test" else module.distribution_unittest
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def run_module(name: str, file: str) -> None:
     """Run the tests of a test file with pytest when that file is executed as a script.
 

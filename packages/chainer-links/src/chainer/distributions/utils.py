@@ -116,7 +116,9 @@ def check_sample_count(n) -> None:
 
 
 def as_points(x, dtype) -> Variable:
-    """``x`` as a variable of ``dtype`` (points given as integers are cast)."""
+    """``x`` as a variable of ``dtype`` (points given as integers or scalars are cast)."""
+    if isinstance(x, (numbers.Number, numpy.generic)):
+        x = numpy.asarray(x)
     x = as_variable(x)
     if x.dtype == dtype:
         return x

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import typing as tp
 from collections.abc import Sequence
 
 from chainer import initializers
+from chainer.initializer import Initializer
 from chainer.link import Link
 from chainer.variable import Parameter
 
@@ -61,12 +63,58 @@ def pair(value: int | Sequence[int]) -> tuple[int, int]:
     return value, value
 
 
-def add_gamma_and_beta(link: Link, initial_gamma: tp.Any, initial_beta: tp.Any) -> None:
-    """Register ``link.gamma`` (ones by default) and ``link.beta`` (zeros), uninitialized."""
+def with_dtype(initializer: tp.Any, dtype: tp.Any) -> tp.Any:
+    """``initializer`` made to produce ``dtype`` (a copy: the caller's is left unchanged).
+
+    Links whose parameters have a fixed dtype whatever the initializer says (as in Chainer)
+    use this; values that are not :class:`~chainer.Initializer` objects are returned as is.
+    """
+    if isinstance(initializer, Initializer):
+        initializer = copy.copy(initializer)
+        initializer.dtype = dtype
+    return initializer
+
+
+def add_gamma_and_beta(
+    link: Link, initial_gamma: tp.Any, initial_beta: tp.Any, dtype: tp.Any = None
+) -> None:
+    """Register ``link.gamma`` (ones by default) and ``link.beta`` (zeros), uninitialized.
+
+    With ``dtype``, both parameters get that dtype whatever their initializers say.
+    """
+    gamma = initializers._get_initializer(1 if initial_gamma is None else initial_gamma)
+    beta = initializers._get_initializer(0 if initial_beta is None else initial_beta)
+    if dtype is not None:
+        gamma, beta = with_dtype(gamma, dtype), with_dtype(beta, dtype)
     with link.init_scope():
-        link.gamma = Parameter(
-            initializers._get_initializer(1 if initial_gamma is None else initial_gamma)
+        link.gamma = Parameter(gamma)
+        link.beta = Parameter(beta)
+
+
+class InvalidArgumentError(ValueError, AssertionError):
+    """A link got arguments or inputs it cannot work with.
+
+    Chainer checked these with ``assert``; deriving from ``AssertionError`` as well keeps v7
+    code that catches it working, while the message says what was expected and given.
+    """
+
+
+def split_operand(link: Link, name: str, xs: tuple) -> tuple:
+    """``(x, operand)`` for a link that learns its operand (``Bias.b``, ``Scale.W``) and takes
+    one input, or learns none and takes the operand as a second input.
+
+    Raises:
+        InvalidArgumentError: The number of inputs does not fit the link.
+    """
+    owner = type(link).__name__
+    if hasattr(link, name):
+        if len(xs) != 1:
+            raise InvalidArgumentError(
+                f"this {owner} learns {name}: call it with one input (x), got {len(xs)}"
+            )
+        return xs[0], getattr(link, name)
+    if len(xs) != 2:
+        raise InvalidArgumentError(
+            f"this {owner} learns no {name}: call it with two inputs (x, {name}), got {len(xs)}"
         )
-        link.beta = Parameter(
-            initializers._get_initializer(0 if initial_beta is None else initial_beta)
-        )
+    return xs[0], xs[1]

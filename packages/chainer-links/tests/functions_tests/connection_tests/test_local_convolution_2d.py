@@ -3,8 +3,9 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
-from chainer import testing
+from chainer import gradient_check, testing
 from chainer.utils import type_check
 
 from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform
@@ -65,3 +66,26 @@ def test_bias_shape_is_checked():
     x, W = numpy.ones((1, 2, 4, 4), numpy.float32), numpy.ones((3, 2, 2, 2, 3, 3), numpy.float32)
     with pytest.raises(type_check.InvalidType, match=r"b\.shape == W\.shape\[:3\]"):
         F.local_convolution_2d(x, W, numpy.ones((3, 2), numpy.float32))
+
+
+@pytest.mark.parametrize(
+    ("x_dtype", "W_dtype"), [(numpy.float32, numpy.float16), (numpy.float64, numpy.float32)]
+)
+def test_weight_of_another_float_dtype_is_cast(x_dtype, W_dtype):
+    # As in Chainer: y takes x's dtype, W's gradient keeps W's dtype.
+    x = chainer.Variable(uniform((2, 3, 4, 4), x_dtype))
+    W = chainer.Variable(uniform((2, 2, 2, 3, 3, 3), W_dtype))
+    y = F.local_convolution_2d(x, W)
+    assert y.dtype == x_dtype
+    expected = F.local_convolution_2d(x.array, W.array.astype(x_dtype)).array
+    numpy.testing.assert_array_equal(y.array, expected)
+    F.sum(y).backward()
+    assert W.grad.dtype == W_dtype and x.grad.dtype == x_dtype
+    gradient_check.check_backward(
+        F.local_convolution_2d,
+        (x.array, W.array),
+        uniform(y.shape, x_dtype),
+        dtype=numpy.float64,
+        atol=1e-2,
+        rtol=1e-2,
+    )

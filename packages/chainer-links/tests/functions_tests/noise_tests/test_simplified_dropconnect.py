@@ -5,7 +5,7 @@ import pytest
 
 import chainer
 import chainer.functions as F
-from chainer import testing
+from chainer import gradient_check, testing
 from chainer.utils import type_check
 
 DTYPES = [numpy.float16, numpy.float32, numpy.float64]
@@ -112,3 +112,40 @@ def test_simplified_dropconnect_rejects_bad_shapes_and_ratio():
         )
     with pytest.raises(ValueError, match=r"ratio must be in the range \[0, 1\), got 1"):
         F.simplified_dropconnect(x, numpy.ones((4, 3), numpy.float32), ratio=1)
+
+
+@pytest.mark.parametrize(
+    ("x_dtype", "W_dtype"),
+    [
+        (numpy.float32, numpy.float16),
+        (numpy.float16, numpy.float64),
+        (numpy.float64, numpy.float32),
+    ],
+)
+@pytest.mark.parametrize("batchwise", [True, False])
+@testing.fix_random()
+def test_simplified_dropconnect_mixes_input_and_weight_dtypes(x_dtype, W_dtype, batchwise):
+    # As in Chainer: y and b take x's dtype, each gradient its input's dtype.
+    x = numpy.random.uniform(-1, 1, (4, 3)).astype(x_dtype)
+    W = numpy.random.uniform(-1, 1, (2, 3)).astype(W_dtype)
+    b = numpy.random.uniform(-1, 1, 2).astype(x_dtype)
+    mask = numpy.random.uniform(size=(4, 2, 3) if batchwise else (2, 3)) >= 0.5
+    loose = numpy.float16 in (x_dtype, W_dtype)
+
+    def f(x, W, b):
+        return F.simplified_dropconnect(
+            x, W, b, ratio=0.5, mask=mask, use_batchwise_mask=batchwise
+        )
+
+    y = f(x, W, b)
+    assert y.dtype == x_dtype
+    expected = dropconnect_reference(x, W, b, mask, 0.5)
+    testing.assert_allclose(y.array, expected, **({"atol": 5e-3, "rtol": 5e-3} if loose else {}))
+    xv, Wv, bv = (chainer.Variable(a) for a in (x, W, b))
+    F.sum(f(xv, Wv, bv)).backward()
+    assert (xv.grad.dtype, Wv.grad.dtype, bv.grad.dtype) == (x_dtype, W_dtype, x_dtype)
+    tolerances = {"atol": 5e-2, "rtol": 5e-2} if loose else {"atol": 1e-4, "rtol": 1e-3}
+    gy = numpy.random.uniform(-1, 1, (4, 2)).astype(x_dtype)
+    ggs = tuple(numpy.random.uniform(-1, 1, a.shape).astype(a.dtype) for a in (x, W, b))
+    gradient_check.check_backward(f, (x, W, b), gy, dtype=numpy.float64, **tolerances)
+    gradient_check.check_double_backward(f, (x, W, b), gy, ggs, dtype=numpy.float64, **tolerances)

@@ -3,8 +3,9 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
-from chainer import testing
+from chainer import gradient_check, testing
 from chainer.utils import type_check
 
 from .conftest import FLOAT_DTYPES, loosen_for_float16
@@ -27,7 +28,13 @@ def _reference(x, groups, gamma, beta, eps):
 @testing.parameterize(
     *testing.product(
         {
-            "shape_groups": [((2, 4, 3), 2), ((1, 6, 2, 2), 3), ((3, 3, 2), 1), ((2, 4, 1, 3), 4)],
+            "shape_groups": [
+                ((2, 4, 3), 2),
+                ((1, 6, 2, 2), 3),
+                ((3, 3, 2), 1),
+                ((2, 4, 1, 3), 4),
+                ((3, 6), 2),  # no spatial axis: groups of channels only, as in Chainer
+            ],
             "dtype": FLOAT_DTYPES,
         }
     )
@@ -57,8 +64,31 @@ _P = numpy.ones(4, numpy.float32)
 
 
 def test_group_normalization_rejects_vectors():
-    with pytest.raises(ValueError, match=r"Input dimension must be greater than 2"):
-        F.group_normalization(numpy.zeros((2, 4), numpy.float32), 2, _P, _P)
+    with pytest.raises(ValueError, match=r"Input dimension must be at least 2.*\(4,\)"):
+        F.group_normalization(numpy.zeros(4, numpy.float32), 2, _P, _P)
+
+
+@testing.fix_random()
+def test_group_normalization_casts_parameters_of_another_dtype():
+    # mixed16: a float16 input with float32 gamma/beta gives float16; each gradient keeps its
+    # input's dtype.
+    x = numpy.random.uniform(-1, 1, (2, 4, 3)).astype(numpy.float16)
+    gamma = numpy.random.uniform(0.5, 1.5, 4).astype(numpy.float32)
+    beta = numpy.random.uniform(-1, 1, 4).astype(numpy.float32)
+    y = F.group_normalization(x, 2, gamma, beta)
+    assert y.dtype == numpy.float16
+    testing.assert_allclose(y.array, _reference(x, 2, gamma, beta, 1e-5), atol=1e-2, rtol=1e-2)
+
+    def f(x, gamma, beta):
+        return F.group_normalization(x, 2, gamma, beta)
+
+    gy = numpy.random.uniform(-1, 1, x.shape).astype(numpy.float16)
+    gradient_check.check_backward(
+        f, (x, gamma, beta), gy, dtype=numpy.float64, atol=5e-2, rtol=5e-2
+    )
+    variables = [chainer.Variable(a) for a in (x, gamma, beta)]
+    F.sum(f(*variables)).backward()
+    assert [v.grad.dtype for v in variables] == [numpy.float16, numpy.float32, numpy.float32]
 
 
 def test_group_normalization_rejects_groups_not_dividing_channels():

@@ -63,3 +63,15 @@ def test_default_values():
     lazy(_uniform(2, 4))
     assert lazy.beta.shape == (4,)
     numpy.testing.assert_array_equal(lazy.beta.array, 0.5)
+
+
+def test_lazy_swish_learns_one_beta_per_element_of_a_sample():
+    # As in Chainer: beta_shape=None takes x.shape[1:], not only the channel axis.
+    lazy = L.Swish(None)
+    x = _uniform(4, 3, 2)
+    y = lazy(x)
+    assert lazy.beta.shape == (3, 2)
+    lazy.beta.array[...] = _uniform(3, 2)
+    expected = x / (1 + numpy.exp(-lazy.beta.array * x))
+    numpy.testing.assert_allclose(lazy(x).array, expected, rtol=1e-6)
+    assert y.shape == x.shape

@@ -3,6 +3,7 @@
 import numpy
 
 import chainer.links as L
+from chainer import initializers
 
 
 def _uniform(*shape):
@@ -38,3 +39,16 @@ def test_training_drops_weights_and_reaches_the_gradients():
     y.backward()
     assert set(numpy.unique(link.W.grad)) <= {0.0, 2.0}
     assert link.b is None
+
+
+def test_weight_dtype_may_differ_from_the_input_dtype():
+    # Chainer's link accepts e.g. a float16 weight with float32 inputs; y takes x's dtype.
+    link = L.SimplifiedDropconnect(
+        3, 2, initialW=initializers.Normal(1, numpy.float16), initial_bias=0.0
+    )
+    x = _uniform(4, 3)
+    mask = numpy.ones((4, 2, 3), bool)
+    y = link(x, mask=mask)  # ratio 0.5: kept weights are doubled
+    assert link.W.dtype == numpy.float16 and y.dtype == numpy.float32
+    expected = x @ (link.W.array.astype(numpy.float32) * 2).T
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-5)

@@ -59,6 +59,8 @@ def test_default_bias_parameters():
 
 
 def test_bad_initializers():
+    with pytest.raises(AssertionError, match=r"initialW must have shape"):  # as v7 raised
+        L.Bilinear(2, 3, 4, initialW=numpy.zeros((3, 3, 4)))
     with pytest.raises(ValueError, match=r"initialW must have shape \(2, 3, 4\), got \(2, 3\)"):
         L.Bilinear(2, 3, 4, initialW=numpy.zeros((2, 3)))
     with pytest.raises(ValueError, match=r"initial_bias must be None or a tuple"):

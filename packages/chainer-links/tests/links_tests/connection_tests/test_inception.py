@@ -83,6 +83,8 @@ def test_inceptionbn_parameters_have_no_conv_bias_and_a_bn_per_conv():
 def test_inceptionbn_errors():
     with pytest.raises(NotImplementedError, match="pooltype must be 'max' or 'avg', got 'min'"):
         L.InceptionBN(3, 0, 2, 3, 2, 4, "min")
+    with pytest.raises(AssertionError, match="needs stride=1 and proj_pool"):  # as v7 raised
+        L.InceptionBN(3, 1, 2, 3, 2, 4, "max", proj_pool=None)
     with pytest.raises(ValueError, match="needs stride=1 and proj_pool, got stride=2"):
         L.InceptionBN(3, 1, 2, 3, 2, 4, "max", proj_pool=2, stride=2)
     with pytest.raises(ValueError, match="proj_pool=None"):

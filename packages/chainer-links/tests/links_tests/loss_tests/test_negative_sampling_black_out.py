@@ -31,6 +31,22 @@ def test_negative_sampling_loss_with_its_samples():
     numpy.testing.assert_allclose(loss.array, expected, rtol=1e-5)
 
 
+def test_negative_sampling_calls_the_function_through_its_module(monkeypatch):
+    # v7 code swaps the sampler by patching the function on its module, which reaches the link.
+    from chainer.functions.loss import negative_sampling as module
+
+    original, fixed = module.negative_sampling, numpy.array([[0, 2, 2]], numpy.int32)
+
+    def with_fixed_samples(x, t, W, sampler, *args, **kwargs):
+        assert sampler((1, 3)).shape == (1, 3)  # the link passes its sampler 4th
+        return original(x, t, W, lambda shape: fixed.copy(), *args, **kwargs)
+
+    monkeypatch.setattr(module, "negative_sampling", with_fixed_samples)
+    link = L.NegativeSampling(3, [4, 1, 2, 8], sample_size=2)
+    _, samples = link(_uniform(1, 3), numpy.array([0], numpy.int32), return_samples=True)
+    numpy.testing.assert_array_equal(samples, fixed)
+
+
 def test_negative_sampling_draws_by_powered_counts():
     numpy.random.seed(0)
     link = L.NegativeSampling(2, [1, 16], sample_size=1, power=0.5)

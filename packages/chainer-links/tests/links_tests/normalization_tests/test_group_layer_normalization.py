@@ -3,6 +3,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.links as L
 from chainer import testing
 
@@ -76,3 +77,34 @@ def test_default_parameters():
 def test_group_normalization_needs_a_channel_axis():
     with pytest.raises(ValueError, match=r"needs a batch and a channel axis, got shape \(4,\)"):
         L.GroupNormalization(2)(_uniform(4))
+
+
+@pytest.mark.parametrize(
+    ("config_dtype", "param_dtype", "x_dtype"),
+    [
+        (numpy.float64, numpy.float64, numpy.float64),
+        (numpy.float16, numpy.float16, numpy.float16),
+        (chainer.mixed16, numpy.float32, numpy.float16),
+    ],
+)
+def test_group_normalization_parameters_take_the_dtype_of_the_config_at_construction(
+    config_dtype, param_dtype, x_dtype
+):
+    # As in Chainer, whatever the initializer or the config at call time say.
+    initial = numpy.linspace(0.5, 1.5, 4).astype(numpy.float16)
+    with chainer.using_config("dtype", config_dtype):
+        link = L.GroupNormalization(2, initial_gamma=initial)
+        default = L.GroupNormalization(2)
+    x = numpy.random.uniform(-1, 1, (3, 4)).astype(x_dtype)
+    for each in (link, default):
+        y = each(x)
+        assert each.gamma.dtype == each.beta.dtype == param_dtype
+        assert y.dtype == x_dtype and y.shape == (3, 4)
+    numpy.testing.assert_allclose(link.gamma.array, initial, rtol=1e-3)
+    numpy.testing.assert_array_equal(default.beta.array, numpy.zeros(4, param_dtype))
+    halves = x.astype(numpy.float64).reshape(3, 2, 2)
+    normed = (halves - halves.mean(axis=2, keepdims=True)) / numpy.sqrt(
+        halves.var(axis=2, keepdims=True) + 1e-5
+    )
+    expected = normed.reshape(3, 4) * initial
+    testing.assert_allclose(link(x).array, expected, atol=1e-2, rtol=1e-2)

@@ -142,3 +142,27 @@ def test_parameter_shapes_serialization_and_copies():
     inputs = tuple(_random(BATCH, OUT) for _ in range(2)) + (_random(BATCH, IN),)
     check_npz_round_trip(lambda: L.ChildSumTreeLSTM(IN, OUT), inputs)
     check_copies(link)
+
+
+def test_child_sum_leaf_takes_x_alone():
+    # A node without children (v7 accepts link(x)): c = tanh(a) sigmoid(i), h = sigmoid(o) tanh(c).
+    link = L.ChildSumTreeLSTM(IN, OUT)
+    x = _random(BATCH, IN)
+    c, h = link(x)
+    gates = (x @ link.W_x.W.array.T + link.W_x.b.array).astype(numpy.float64)
+    a, i, o = (gates[:, k * OUT : (k + 1) * OUT] for k in range(3))
+    c_ref = numpy.tanh(a) / (1 + numpy.exp(-i))
+    h_ref = numpy.tanh(c_ref) / (1 + numpy.exp(-o))
+    numpy.testing.assert_allclose(c.array, c_ref, rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(h.array, h_ref, rtol=1e-5, atol=1e-6)
+    c.grad = numpy.ones_like(c.array)
+    c.backward()
+    assert link.W_x.W.grad.shape == (4 * OUT, IN)
+
+
+def test_child_sum_missing_children_count_as_zeros():
+    link = L.ChildSumTreeLSTM(IN, OUT)
+    c1, h1, x = _random(BATCH, OUT), _random(BATCH, OUT), _random(BATCH, IN)
+    zeros = numpy.zeros((BATCH, OUT), numpy.float32)
+    for got, want in zip(link(c1, None, None, h1, x), link(c1, zeros, zeros, h1, x)):
+        numpy.testing.assert_array_equal(got.array, want.array)

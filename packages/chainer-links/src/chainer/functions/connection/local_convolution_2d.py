@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chainer._ops.array_ops import reshape, transpose
+from chainer._ops.array_ops import cast, reshape, transpose
 from chainer._ops.matmul import matmul
 from chainer.functions.array.im2col import im2col
 from chainer.functions.connection._checks import checking, expect_float, expect_ndim, fail
@@ -41,12 +41,13 @@ def local_convolution_2d(x, W, b=None, stride=1) -> Variable:
     Args:
         x: Input of shape ``(n, c_in, h, w)`` (float).
         W: Weight of shape ``(c_out, out_h, out_w, c_in, kh, kw)``, where
-            ``out_h = (h - kh) // sy + 1`` and ``out_w = (w - kw) // sx + 1``.
-        b: Optional bias of shape ``(c_out, out_h, out_w)``.
+            ``out_h = (h - kh) // sy + 1`` and ``out_w = (w - kw) // sx + 1``; a float dtype
+            other than ``x``'s is cast to it (its gradient keeps ``W``'s dtype), as in Chainer.
+        b: Optional bias of shape ``(c_out, out_h, out_w)``, of ``x``'s dtype.
         stride: Stride ``sy, sx``: an int or a pair.
 
     Returns:
-        A variable of shape ``(n, c_out, out_h, out_w)``.
+        A variable of shape ``(n, c_out, out_h, out_w)`` and ``x``'s dtype.
 
     Raises:
         InvalidType: Wrong dtypes or ranks, mismatching channels, or a ``W`` whose output
@@ -67,6 +68,8 @@ def local_convolution_2d(x, W, b=None, stride=1) -> Variable:
     positions, taps = out_h * out_w, c_in * kh * kw
     col = im2col(x, (kh, kw), args.stride)  # (n, c_in * kh * kw, out_h, out_w)
     col = transpose(reshape(col, (n, taps, positions)), (2, 0, 1))
+    if W.dtype != x.dtype:
+        W = cast(W, x.dtype)
     w = transpose(reshape(W, (c_out, positions, taps)), (1, 2, 0))
     y = matmul(col, w)  # one (n, taps) x (taps, c_out) product per position
     y = reshape(transpose(y, (1, 2, 0)), (n, c_out, out_h, out_w))

@@ -11,10 +11,13 @@ from chainer.utils import argument, type_check
 from chainer.variable import Variable, as_variable
 
 
-def check_ratio(ratio: float, name: str = "ratio") -> None:
-    """Require a dropping probability in ``[0, 1)``."""
+def check_ratio(ratio: float, name: str = "ratio", allow_one: bool = False) -> None:
+    """Require a dropping probability in ``[0, 1)`` (``[0, 1]`` with ``allow_one``)."""
+    if allow_one and 0.0 <= ratio <= 1.0:
+        return
     if not 0.0 <= ratio < 1.0:
-        raise ValueError(f"{name} must be in the range [0, 1), got {ratio!r}")
+        upper = "]" if allow_one else ")"
+        raise ValueError(f"{name} must be in the range [0, 1{upper}, got {ratio!r}")
 
 
 class Dropout(FunctionNode):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend
-from chainer._ops.array_ops import reshape, sum_to
+from chainer._ops.array_ops import cast, reshape, sum_to
 from chainer.function_node import FunctionNode
 from chainer.functions.noise.dropout import check_ratio
 from chainer.utils import type_check
@@ -12,6 +14,10 @@ from chainer.variable import Variable
 
 class SimplifiedDropconnect(FunctionNode):
     """``y[n] = (W * mask[n] / (1 - ratio)) @ x[n] + b`` with a boolean ``mask``.
+
+    ``x`` and ``W`` may have different float dtypes (as in Chainer): the products are
+    computed in their promoted dtype, ``y`` and ``b`` have ``x``'s dtype and each gradient
+    its input's dtype.
 
     Args:
         ratio: Probability of dropping each weight, in ``[0, 1)``.
@@ -34,7 +40,7 @@ class SimplifiedDropconnect(FunctionNode):
         x_type, w_type = in_types[:2]
         type_check.expect(
             x_type.dtype.kind == "f",
-            w_type.dtype == x_type.dtype,
+            w_type.dtype.kind == "f",
             x_type.ndim >= 2,
             w_type.ndim == 2,
             type_check.prod(x_type.shape[1:]) == w_type.shape[1],
@@ -66,7 +72,7 @@ class SimplifiedDropconnect(FunctionNode):
             self.mask = xp.random.random_sample(shape) >= self.ratio
         masked_W = W * self._scaled_mask(W.dtype)
         # (N, out, in) @ (N, in, 1), or (out, in) @ (N, in, 1) broadcast over the batch.
-        y = (masked_W @ x[:, :, None])[:, :, 0]
+        y = (masked_W @ x[:, :, None])[:, :, 0].astype(x.dtype, copy=False)
         if len(inputs) == 3:
             y += inputs[2]
         return (y,)
@@ -75,20 +81,25 @@ class SimplifiedDropconnect(FunctionNode):
         x, W = self.get_retained_inputs()
         gy = grad_outputs[0]
         n, n_out = gy.shape
-        x_mat = reshape(x, (n, -1))
-        mask = self._scaled_mask(W.dtype)
-        gy_col = reshape(gy, (n, n_out, 1))
+        # Computed in the promoted dtype of x and W, then cast to each input's dtype.
+        dtype = numpy.promote_types(x.dtype, W.dtype)
+        mask = self._scaled_mask(dtype)
+        gy_col = _as_dtype(reshape(gy, (n, n_out, 1)), dtype)
         ret = []
         for i in indexes:
             if i == 0:
-                gx = sum_to(gy_col * (W * mask), (n, 1, W.shape[1]))
-                ret.append(reshape(gx, x.shape))
+                gx = sum_to(gy_col * (_as_dtype(W, dtype) * mask), (n, 1, W.shape[1]))
+                ret.append(_as_dtype(reshape(gx, x.shape), x.dtype))
             elif i == 1:
-                gW = gy_col * reshape(x_mat, (n, 1, -1)) * mask
-                ret.append(sum_to(gW, W.shape))
+                x_row = _as_dtype(reshape(x, (n, 1, -1)), dtype)
+                ret.append(_as_dtype(sum_to(gy_col * x_row * mask, W.shape), W.dtype))
             else:
                 ret.append(sum_to(gy, (n_out,)))
         return tuple(ret)
+
+
+def _as_dtype(x: Variable, dtype) -> Variable:
+    return x if x.dtype == dtype else cast(x, dtype)
 
 
 def simplified_dropconnect(
@@ -108,8 +119,8 @@ def simplified_dropconnect(
 
     Args:
         x: Input of shape ``(N, ...)``, floating-point; it is flattened to ``(N, in)``.
-        W: Weight of shape ``(out, in)``.
-        b: Optional bias of shape ``(out,)``.
+        W: Weight of shape ``(out, in)``, of any float dtype (cast to ``x``'s to compute).
+        b: Optional bias of shape ``(out,)``, of ``x``'s dtype.
         ratio: Probability of dropping each weight, in ``[0, 1)``.
         train: Whether to drop weights (when False, ``ratio`` is treated as 0).
         mask: A boolean mask to use instead of a random one, of shape ``(N, out, in)`` with
@@ -117,7 +128,7 @@ def simplified_dropconnect(
         use_batchwise_mask: Draw one mask per example rather than one for the whole batch.
 
     Returns:
-        A variable of shape ``(N, out)``.
+        A variable of shape ``(N, out)`` and ``x``'s dtype.
 
     Raises:
         ValueError: ``ratio`` is outside ``[0, 1)``.

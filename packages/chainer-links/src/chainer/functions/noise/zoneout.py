@@ -16,13 +16,13 @@ class Zoneout(FunctionNode):
     """``h`` with probability ``zoneout_ratio`` and ``x`` otherwise, element by element.
 
     Args:
-        zoneout_ratio: Probability of keeping the previous state ``h``, in ``[0, 1)``.
+        zoneout_ratio: Probability of keeping the previous state ``h``, in ``[0, 1]``.
     """
 
     is_elementwise = True
 
     def __init__(self, zoneout_ratio: float) -> None:
-        check_ratio(zoneout_ratio)
+        check_ratio(zoneout_ratio, allow_one=True)
         self.zoneout_ratio = zoneout_ratio
 
     def check_type_forward(self, in_types) -> None:
@@ -57,13 +57,13 @@ def zoneout(h, x, ratio: float = 0.5, **kwargs) -> Variable:
     Args:
         h: Previous state, a variable or array of floating-point dtype.
         x: New state, of ``h``'s shape and dtype.
-        ratio: Probability of keeping each element of ``h``, in ``[0, 1)``.
+        ratio: Probability of keeping each element of ``h``, in ``[0, 1]`` (1 keeps ``h``).
 
     Returns:
         A variable of ``x``'s shape and dtype.
 
     Raises:
-        ValueError: ``ratio`` is outside ``[0, 1)``, or the retired ``train`` option is given.
+        ValueError: ``ratio`` is outside ``[0, 1]``, or the retired ``train`` option is given.
 
     Example:
         >>> h = numpy.zeros(4, numpy.float32)
@@ -78,5 +78,5 @@ def zoneout(h, x, ratio: float = 0.5, **kwargs) -> Variable:
     argument.assert_kwargs_empty(kwargs)
     if config.train:
         return Zoneout(ratio).apply((h, x))[0]
-    check_ratio(ratio)
+    check_ratio(ratio, allow_one=True)
     return as_variable(x)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 
 from chainer import backend
-from chainer._ops.array_ops import reshape
+from chainer._ops.array_ops import cast, reshape
 from chainer.functions.normalization.batch_normalization import batch_normalization
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -20,18 +20,18 @@ def group_normalization(x, groups: int, gamma, beta, eps=1e-5) -> Variable:
     result does not depend on the other samples of the batch.
 
     Args:
-        x: Input of floating-point dtype and shape ``(n, c, ...)`` with at least one spatial
-            axis.
+        x: Input of floating-point dtype and shape ``(n, c, ...)``.
         groups: Number of channel groups; must divide ``c``.
-        gamma: Scale of shape ``(c,)`` and the dtype of ``x``.
-        beta: Shift of shape ``(c,)`` and the dtype of ``x``.
+        gamma: Scale of shape ``(c,)``; a float dtype other than ``x``'s (e.g. float32 with
+            a float16 ``x`` under ``mixed16``) is cast, and gets its gradient in its own dtype.
+        beta: Shift of shape ``(c,)``, cast likewise.
         eps: Added to the variances for stability.
 
     Returns:
         A variable of the shape and dtype of ``x``.
 
     Raises:
-        ValueError: ``x`` has fewer than 3 axes or ``groups`` does not divide ``c``.
+        ValueError: ``x`` has fewer than 2 axes or ``groups`` does not divide ``c``.
         TypeError: ``groups`` is not an int.
 
     Example:
@@ -43,9 +43,9 @@ def group_normalization(x, groups: int, gamma, beta, eps=1e-5) -> Variable:
                 [-1.34, -0.45],
                 [ 0.45,  1.34]]], dtype=float32)
     """
-    if len(x.shape) <= 2:
+    if len(x.shape) < 2:
         raise ValueError(
-            "Input dimension must be greater than 2, including batch size dimension "
+            "Input dimension must be at least 2, including batch size dimension "
             f"(first dimension); got x.shape == {tuple(x.shape)}"
         )
     if not isinstance(groups, (int, numpy.integer)) or isinstance(groups, bool):
@@ -68,4 +68,9 @@ def group_normalization(x, groups: int, gamma, beta, eps=1e-5) -> Variable:
     zeros = xp.zeros(n * groups, dtype=x.dtype)
     x_hat = reshape(batch_normalization(rows, ones, zeros, eps=eps, axis=1), x.shape)
     channel_shape = (1, channels) + (1,) * (len(x.shape) - 2)
-    return x_hat * reshape(gamma, channel_shape) + reshape(beta, channel_shape)
+    gamma, beta = (reshape(_as_dtype(p, x.dtype), channel_shape) for p in (gamma, beta))
+    return x_hat * gamma + beta
+
+
+def _as_dtype(param, dtype) -> Variable:
+    return param if param.dtype == dtype else cast(param, dtype)

@@ -15,7 +15,7 @@ class Swish(link.Link):
 
     Args:
         beta_shape: Shape of ``beta``; ``None`` reads it from the first input: one value per
-            channel, ``(x.shape[1],)``.
+            element of a sample, ``x.shape[1:]`` (as in Chainer).
         beta_init: Initial value of ``beta`` (a scalar or any initializer).
 
     Attributes:
@@ -24,7 +24,7 @@ class Swish(link.Link):
     Example:
         >>> act = L.Swish(None)
         >>> act(numpy.zeros((2, 3, 4), numpy.float32)).shape, act.beta.shape
-        ((2, 3, 4), (3,))
+        ((2, 3, 4), (3, 4))
     """
 
     def __init__(self, beta_shape: tp.Any, beta_init: tp.Any = 1.0) -> None:
@@ -35,5 +35,5 @@ class Swish(link.Link):
     def forward(self, x: tp.Any) -> variable.Variable:
         """Apply the activation to ``x`` of shape ``(n, channels, ...)``."""
         if self.beta.array is None:
-            self.beta.initialize(x.shape[1:2])
+            self.beta.initialize(x.shape[1:])
         return swish(x, self.beta)

@@ -6,6 +6,7 @@ import typing as tp
 
 from chainer import link, variable
 from chainer.functions.math.bias import bias
+from chainer.links._weights import split_operand
 
 
 class Bias(link.Link):
@@ -33,18 +34,12 @@ class Bias(link.Link):
         self.axis = axis
 
     def forward(self, *xs: tp.Any) -> variable.Variable:
-        """``forward(x)`` adds the learnt ``b``; ``forward(x, y)`` adds ``y``.
+        """``forward(x)`` adds the learnt ``b``; without one, ``forward(x, y)`` adds ``y``.
 
         Raises:
-            ValueError: Not one or two inputs, or one input while no bias is learnt.
+            InvalidArgumentError: (a ``ValueError`` and, as in Chainer, an
+                ``AssertionError``) one input while no bias is learnt, or not one input
+                while one is.
         """
-        if len(xs) == 2:
-            return bias(xs[0], xs[1], self.axis)
-        if len(xs) != 1:
-            raise ValueError(f"Bias takes one input (x) or two (x, bias), got {len(xs)}")
-        if not hasattr(self, "b"):
-            raise ValueError(
-                "this Bias learns no bias (it was made with shape=None): call it as "
-                "bias_link(x, y)"
-            )
-        return bias(xs[0], self.b, self.axis)
+        x, b = split_operand(self, "b", xs)
+        return bias(x, b, self.axis)

@@ -6,12 +6,13 @@ import typing as tp
 
 from chainer import backend, initializers, link, variable
 from chainer.functions.connection.bilinear import bilinear
+from chainer.links._weights import InvalidArgumentError
 
 
 def _check_array_shape(name: str, initial: tp.Any, shape: tuple) -> None:
     # Array initializers are copied as they are, so their shape must already be right.
     if isinstance(initial, backend.get_array_types()) and initial.shape != shape:
-        raise ValueError(f"{name} must have shape {shape}, got {initial.shape}")
+        raise InvalidArgumentError(f"{name} must have shape {shape}, got {initial.shape}")
 
 
 class Bilinear(link.Link):
@@ -28,6 +29,10 @@ class Bilinear(link.Link):
             :class:`~chainer.initializers.LeCunNormal`.
         initial_bias: ``None`` (``V1`` and ``V2`` from LeCunNormal, ``b`` zeros) or a tuple
             ``(initialV1, initialV2, initialb)`` of initializers.
+
+    Raises:
+        InvalidArgumentError: (a ``ValueError`` and, as in Chainer, an ``AssertionError``) an
+            initial array of the wrong shape.
 
     Attributes:
         W (~chainer.Parameter): ``(left_size, right_size, out_size)``.

@@ -10,6 +10,7 @@ from chainer.functions.activation.relu import relu
 from chainer.functions.array.concat import concat
 from chainer.functions.pooling.average_pooling_2d import average_pooling_2d
 from chainer.functions.pooling.max_pooling_nd import max_pooling_2d
+from chainer.links._weights import InvalidArgumentError
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.normalization.batch_normalization import BatchNormalization
 
@@ -39,7 +40,8 @@ class InceptionBN(link.Chain):
 
     Raises:
         NotImplementedError: ``pooltype`` is neither ``'max'`` nor ``'avg'``.
-        ValueError: ``out1 > 0`` with ``stride != 1`` or without ``proj_pool``.
+        InvalidArgumentError: (a ``ValueError`` and, as in Chainer, an ``AssertionError``)
+            ``out1 > 0`` with ``stride != 1`` or without ``proj_pool``.
 
     Example:
         >>> block = L.InceptionBN(3, 2, 2, 3, 2, 4, 'avg', proj_pool=5)
@@ -65,7 +67,7 @@ class InceptionBN(link.Chain):
         if pooltype not in ("max", "avg"):
             raise NotImplementedError(f"pooltype must be 'max' or 'avg', got {pooltype!r}")
         if out1 > 0 and (stride != 1 or proj_pool is None):
-            raise ValueError(
+            raise InvalidArgumentError(
                 "the 1x1 branch (out1 > 0) needs stride=1 and proj_pool, got "
                 f"stride={stride}, proj_pool={proj_pool}"
             )

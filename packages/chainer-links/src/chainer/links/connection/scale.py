@@ -6,6 +6,7 @@ import typing as tp
 
 from chainer import link, variable
 from chainer.functions.math.scale import scale
+from chainer.links._weights import split_operand
 from chainer.links.connection.bias import Bias
 
 
@@ -51,22 +52,15 @@ class Scale(link.Chain):
                 self.bias = Bias(axis, W_shape if W_shape is not None else bias_shape)
 
     def forward(self, *xs: tp.Any) -> variable.Variable:
-        """``forward(x)`` scales by the learnt ``W``; ``forward(x, y)`` scales by ``y``.
+        """``forward(x)`` scales by the learnt ``W``; without one, ``forward(x, y)`` by ``y``.
 
         Raises:
-            ValueError: Not one or two inputs, or one input while no scale is learnt.
+            InvalidArgumentError: (a ``ValueError`` and, as in Chainer, an
+                ``AssertionError``) one input while no ``W`` is learnt, or not one input
+                while it is.
         """
-        if len(xs) == 2:
-            z = scale(xs[0], xs[1], self.axis)
-        elif len(xs) != 1:
-            raise ValueError(f"Scale takes one input (x) or two (x, scale), got {len(xs)}")
-        elif not hasattr(self, "W"):
-            raise ValueError(
-                "this Scale learns no W (it was made with W_shape=None): call it as "
-                "scale_link(x, y)"
-            )
-        else:
-            z = scale(xs[0], self.W, self.axis)
+        x, W = split_operand(self, "W", xs)
+        z = scale(x, W, self.axis)
         if hasattr(self, "bias"):
             return self.bias(z)
         return z

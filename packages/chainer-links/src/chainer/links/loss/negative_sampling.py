@@ -9,7 +9,7 @@ import numpy
 
 import chainer
 from chainer import initializers, link, variable
-from chainer.functions.loss.negative_sampling import negative_sampling
+from chainer.functions.loss import negative_sampling as negative_sampling_function
 from chainer.utils import argument
 from chainer.utils.walker_alias import WalkerAlias
 
@@ -69,7 +69,9 @@ class NegativeSampling(link.Link):
             return_samples (bool): Also return the sampled IDs (keyword only).
         """
         (return_samples,) = argument.parse_kwargs(kwargs, ("return_samples", False))
-        return negative_sampling(
+        # Looked up on the module at each call (as Chainer did), so code that patches
+        # chainer.functions.loss.negative_sampling.negative_sampling reaches the link.
+        return negative_sampling_function.negative_sampling(
             x,
             t,
             self.W,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import typing as tp
 from collections.abc import Iterator
 
@@ -14,6 +13,7 @@ from chainer.functions.normalization.batch_normalization import (
     batch_normalization,
     fixed_batch_normalization,
 )
+from chainer.links._weights import with_dtype
 from chainer.utils import argument
 
 _TEST_REMOVED = "test argument is not supported anymore. Use chainer.using_config"
@@ -112,7 +112,7 @@ class BatchNormalization(link.Link):
 
     def _parameter(self, initial: tp.Any, default: float) -> variable.Parameter:
         initializer = initializers._get_initializer(default if initial is None else initial)
-        initializer = _with_dtype(initializer, self._highprec_dtype)
+        initializer = with_dtype(initializer, self._highprec_dtype)
         return variable.Parameter(initializer)
 
     def _initialize_params(self, shape: tp.Any) -> None:
@@ -203,15 +203,6 @@ class BatchNormalization(link.Link):
     def start_finetuning(self) -> None:
         """Reset the batch count, to start accumulating population statistics anew."""
         self.N = 0
-
-
-def _with_dtype(initializer: tp.Any, dtype: numpy.dtype) -> tp.Any:
-    # The parameters take the link's dtype whatever the initializer says (as in Chainer); a
-    # copy is changed, not the caller's initializer.
-    if isinstance(initializer, chainer.Initializer):
-        initializer = copy.copy(initializer)
-        initializer.dtype = dtype
-    return initializer
 
 
 def training_decay(link: tp.Any, finetune: bool) -> float:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import typing as tp
 
+import numpy
+
+import chainer
 from chainer import link, variable
 from chainer.functions.normalization.group_normalization import group_normalization
 from chainer.links._weights import add_gamma_and_beta
@@ -22,6 +25,9 @@ class GroupNormalization(link.Link):
         eps: Added to the variance for numerical stability.
         initial_gamma: Initializer of ``gamma``; ``None`` means ones.
         initial_beta: Initializer of ``beta``; ``None`` means zeros.
+
+    ``gamma`` and ``beta`` take the dtype of ``chainer.config.dtype`` when the link is made,
+    float32 under ``mixed16`` (the input may then be float16), as in Chainer.
 
     Attributes:
         gamma (~chainer.Parameter): Scale, ``(size,)``.
@@ -44,7 +50,8 @@ class GroupNormalization(link.Link):
         super().__init__()
         self.groups = groups
         self.eps = eps
-        add_gamma_and_beta(self, initial_gamma, initial_beta)
+        highprec_dtype = chainer.get_dtype(None, map_mixed16=numpy.float32)
+        add_gamma_and_beta(self, initial_gamma, initial_beta, dtype=highprec_dtype)
         if size is not None:
             self._initialize_params(size)
 

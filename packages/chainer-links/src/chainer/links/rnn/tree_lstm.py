@@ -36,6 +36,15 @@ def _input_or_zeros(owner: link.Link, x: tp.Any, states: Sequence[tp.Any]) -> tp
         return owner.xp.zeros((base.shape[0], owner.in_size), dtype=base.dtype)
 
 
+def _zeros_for_missing(owner: link.Link, states: Sequence[tp.Any], x: tp.Any) -> tuple:
+    """``states`` with each ``None`` (a missing child) replaced by zeros ``(B, out_size)``."""
+    if all(s is not None for s in states):
+        return tuple(states)
+    with backend.using_device(owner.device):
+        zero = owner.xp.zeros((x.shape[0], owner.state_size), dtype=x.dtype)
+    return tuple(zero if s is None else s for s in states)
+
+
 class ChildSumTreeLSTM(link.Chain):
     """Child-Sum TreeLSTM unit: a node with any number of (unordered) children.
 
@@ -44,6 +53,9 @@ class ChildSumTreeLSTM(link.Chain):
         a, i, o = W_x(x)[:, :3 out] + W_h_aio(h~)       # blocks of out_size channels
         f_k = W_x(x)[:, 3 out:] + W_h_f(h_k)           # one forget gate per child
         c = tanh(a) sigmoid(i) + sum_k sigmoid(f_k) c_k,  h = sigmoid(o) tanh(c)
+
+    A leaf (no children: called with ``x`` alone) has ``c = tanh(a) sigmoid(i)``; a ``None``
+    child cell or output counts as zeros.
 
     Args:
         in_size: Dimension of the node input ``x``.
@@ -76,24 +88,29 @@ class ChildSumTreeLSTM(link.Chain):
 
         Args:
             cshsx: The children's cells ``c_1 .. c_n``, then their outputs ``h_1 .. h_n``
-                (each ``(B, out_size)``, ``n >= 1``), then the node input ``x``
-                ``(B, in_size)`` or ``None`` for zeros.
+                (each ``(B, out_size)`` or ``None`` for zeros, ``n >= 0``), then the node
+                input ``x`` ``(B, in_size)`` or ``None`` for zeros.
 
         Returns:
             ``(c, h)``: the node's cell and output, ``(B, out_size)`` each.
 
         Raises:
-            ValueError: The arguments are not ``2 n + 1`` with ``n >= 1``, or ``x`` and the
-                states are all ``None``.
+            ValueError: The arguments are not ``2 n + 1``, or ``x`` and the states are all
+                ``None``.
         """
-        n_children = (len(cshsx) - 1) // 2
-        if n_children < 1 or len(cshsx) != 2 * n_children + 1:
+        if len(cshsx) % 2 != 1:
             raise ValueError(
-                "ChildSumTreeLSTM takes the cells c_1..c_n, the outputs h_1..h_n (n >= 1) and "
+                "ChildSumTreeLSTM takes the cells c_1..c_n, the outputs h_1..h_n (n >= 0) and "
                 f"x: 2 n + 1 arguments, got {len(cshsx)}"
             )
+        n_children = len(cshsx) // 2
         cs, hs = cshsx[:n_children], cshsx[n_children:-1]
         x = _input_or_zeros(self, cshsx[-1], cs + hs)
+        if n_children == 0:
+            # A leaf: a zero cell makes the forget block drop out, c = tanh(a) sigmoid(i).
+            (zero_cell,) = _zeros_for_missing(self, (None,), x)
+            return tree_lstm(zero_cell, self.W_x(x))
+        cs, hs = _zeros_for_missing(self, cs, x), _zeros_for_missing(self, hs, x)
         x_aio, x_f = split_axis(self.W_x(x), [3 * self.state_size], axis=1)
         if n_children == 1:
             h_sum, forget = hs[0], (self.W_h_f(hs[0]),)
@@ -167,8 +184,4 @@ class NaryTreeLSTM(link.Chain):
         for k, h in enumerate(hs, start=1):
             if h is not None:
                 gates += getattr(self, f"W_h{k}")(h)
-        if any(c is None for c in cs):
-            with backend.using_device(self.device):
-                zero = self.xp.zeros((x.shape[0], self.state_size), dtype=x.dtype)
-            cs = tuple(zero if c is None else c for c in cs)
-        return tree_lstm(*cs, gates)
+        return tree_lstm(*_zeros_for_missing(self, cs, x), gates)

@@ -157,9 +157,10 @@ class StandardUpdater(_updater.Updater):
 
 
 def _send_link(link: Any, device: backend.Device) -> None:
-    # to_gpu leaves arrays that are already on another GPU where they are (a model split over
-    # GPUs stays split), as Chainer's updater did; to_device covers every other device.
+    # Like to_gpu (without its deprecation warning), leave arrays already on another GPU where
+    # they are (a model split over GPUs stays split), as Chainer's updater did; to_device covers
+    # every other device.
     if isinstance(device, cuda.GpuDevice):
-        link.to_gpu(device.device.id)
+        link._to_gpu_keeping_gpu_residents(device.device.id)
     else:
         link.to_device(device)

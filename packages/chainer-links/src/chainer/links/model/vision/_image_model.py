@@ -8,6 +8,7 @@ models (``$CHAINER_DATASET_ROOT/pfnet/chainer/models``).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import typing as tp
 from collections.abc import Sequence
@@ -20,6 +21,10 @@ from chainer._dataset_root import get_dataset_root
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import sum as sum_
 from chainer.utils import argument, imgproc
+
+#: Whether Pillow (needed by ``prepare`` and ``predict`` for images) is installed; each
+#: architecture module exposes it as ``available``, as in Chainer. Pillow is not imported here.
+PILLOW_AVAILABLE = importlib.util.find_spec("PIL") is not None
 
 #: The arguments of Chainer v1 that are now configuration values.
 _RETIRED = {

@@ -18,6 +18,7 @@ from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.connection.inception import Inception
 from chainer.links.connection.linear import Linear
 from chainer.links.model.vision._image_model import (
+    PILLOW_AVAILABLE,
     PretrainedImageModel,
     caffemodel_not_supported,
     prepare_image,
@@ -37,6 +38,9 @@ _INCEPTIONS = (
     ("inc5a", (832, 256, 160, 320, 32, 128, 128)),
     ("inc5b", (832, 384, 192, 384, 48, 128, 128)),
 )
+
+#: Whether Pillow is installed (image preparation and prediction need it), as in Chainer.
+available = PILLOW_AVAILABLE
 
 
 def _max_pooling_2d(x: tp.Any) -> tp.Any:

@@ -15,6 +15,7 @@ from chainer.functions.pooling.max_pooling_nd import max_pooling_2d
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.connection.linear import Linear
 from chainer.links.model.vision._image_model import (
+    PILLOW_AVAILABLE,
     PretrainedImageModel,
     caffemodel_not_supported,
     prepare_image,
@@ -26,6 +27,9 @@ from chainer.variable import Variable
 
 #: Number of bottleneck blocks in res2 .. res5 for each depth.
 _BLOCKS = {50: (3, 4, 6, 3), 101: (3, 4, 23, 3), 152: (3, 8, 36, 3)}
+
+#: Whether Pillow is installed (image preparation and prediction need it), as in Chainer.
+available = PILLOW_AVAILABLE
 
 
 def _max_pooling_2d(x: tp.Any) -> tp.Any:

@@ -13,6 +13,7 @@ from chainer.functions.pooling.max_pooling_nd import max_pooling_2d
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.connection.linear import Linear
 from chainer.links.model.vision._image_model import (
+    PILLOW_AVAILABLE,
     PretrainedImageModel,
     caffemodel_not_supported,
     prepare_image,
@@ -25,6 +26,9 @@ _BLOCKS = {
     16: ((64, 64), (128, 128), (256,) * 3, (512,) * 3, (512,) * 3),
     19: ((64, 64), (128, 128), (256,) * 4, (512,) * 4, (512,) * 4),
 }
+
+#: Whether Pillow is installed (image preparation and prediction need it), as in Chainer.
+available = PILLOW_AVAILABLE
 
 
 def _max_pooling_2d(x: tp.Any) -> tp.Any:
