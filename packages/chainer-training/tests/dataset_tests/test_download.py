@@ -102,3 +102,12 @@ def test_cache_or_load_file_requires_the_creator_to_write_the_file(root):
     with pytest.raises(FileNotFoundError, match="returned without writing the file"):
         download.cache_or_load_file(root / "x.npz", lambda path: None, None)
     assert _listing(root) == []
+
+
+def test_cache_or_load_file_needs_a_dataset_root_directory(tmp_path, monkeypatch):
+    not_a_directory = tmp_path / "root-file"
+    not_a_directory.write_text("")
+    monkeypatch.setattr(download, "_dataset_root", str(not_a_directory))
+    with pytest.raises(RuntimeError, match="cannot create the dataset root directory"):
+        download.cache_or_load_file(tmp_path / "x.npz", lambda path: None, None)
+    assert not (tmp_path / "x.npz").exists()
