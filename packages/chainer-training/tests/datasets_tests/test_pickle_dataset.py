@@ -1,6 +1,8 @@
 """PickleDataset and its writer."""
 
 import io
+import multiprocessing
+import os
 import pickle
 
 import numpy
@@ -65,3 +67,37 @@ def test_opened_dataset_survives_pickling(tmp_path):
     assert _same(clone[4], EXAMPLES[4])
     dataset.close()
     clone.close()
+
+
+def test_a_reader_is_read_from_its_start():
+    buffer = io.BytesIO()
+    writer = PickleDatasetWriter(buffer)
+    writer.write("first")
+    writer.write("second")
+    writer.flush()  # the buffer is now positioned at its end
+    assert PickleDataset(buffer)[:] == ["first", "second"]
+
+
+class _ForkAwareReader:
+    def __init__(self, buffer, pipe):
+        self._buffer = buffer
+        self._pipe = pipe
+
+    def __getattr__(self, name):
+        return getattr(self._buffer, name)
+
+    def after_fork(self):
+        self._pipe.send(os.getpid())
+
+
+def test_after_fork_is_called_in_each_forked_child():
+    buffer = io.BytesIO()
+    PickleDatasetWriter(buffer).write(1)
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    dataset = PickleDataset(_ForkAwareReader(buffer, sender))
+    child = multiprocessing.get_context("fork").Process()
+    child.start()
+    child.join()
+    assert receiver.poll(10) and receiver.recv() == child.pid
+    assert not receiver.poll(0)  # the parent itself does not call it
+    assert dataset[0] == 1

@@ -10,6 +10,7 @@ import operator
 import os
 import pickle
 import threading
+import weakref
 from typing import IO, Any
 
 from chainer.dataset.dataset_mixin import DatasetMixin
@@ -58,21 +59,28 @@ class PickleDatasetWriter:
 class PickleDataset(DatasetMixin):
     """Dataset stored in a storage using pickle.
 
-    The constructor reads the whole file once to find where each pickle starts; an access
-    seeks there and unpickles one example. Accesses from several threads are serialized.
-    It is a context manager that closes the reader on exit.
+    The constructor reads the whole file once, from its start, to find where each pickle
+    starts; an access seeks there and unpickles one example. Accesses from several threads
+    are serialized. It is a context manager that closes the reader on exit.
+
+    A reader with an ``after_fork()`` method has it called in every child process that this
+    process forks while the dataset is alive (e.g. to reopen a file handle that parent and
+    child must not share).
 
     Args:
-        reader: A seekable binary file object positioned at the first pickle, such as one
-            written by :class:`PickleDatasetWriter`. Prefer :func:`open_pickle_dataset`,
-            whose reader is reopened in each worker process of a
+        reader: A seekable binary file object holding the pickles written by
+            :class:`PickleDatasetWriter`. Prefer :func:`open_pickle_dataset`, whose reader
+            is reopened in each worker process of a
             :class:`~chainer.iterators.MultiprocessIterator`.
     """
 
     def __init__(self, reader: IO[bytes]) -> None:
         self._reader = reader
         self._lock = ProcessLocal(threading.Lock)
+        if callable(getattr(reader, "after_fork", None)):
+            _call_after_fork(reader)
         self._positions = []
+        reader.seek(0)
         while True:
             position = reader.tell()
             try:
@@ -104,6 +112,24 @@ class PickleDataset(DatasetMixin):
 
     def __exit__(self, exc_type, exc_value, traceback) -> None:
         self.close()
+
+
+def _call_after_fork(reader: Any) -> None:
+    """Call ``reader.after_fork()`` in each forked child while ``reader`` is alive."""
+    # A fork hook cannot be unregistered, so it holds the reader weakly where it can.
+    try:
+        target = weakref.ref(reader)
+    except TypeError:  # not weakly referenceable: kept for the life of the process
+
+        def target() -> Any:
+            return reader
+
+    def hook() -> None:
+        alive = target()
+        if alive is not None:
+            alive.after_fork()
+
+    os.register_at_fork(after_in_child=hook)
 
 
 def open_pickle_dataset(path: str | os.PathLike) -> PickleDataset:
