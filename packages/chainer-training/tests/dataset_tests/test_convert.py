@@ -129,7 +129,7 @@ def test_converter_decorator_rejects_non_callables():
 def test_call_converter_speaks_both_styles():
     calls = []
 
-    def old_style(batch, device=None):
+    def old_style(batch, device):  # v7's protocol: the device is always passed
         calls.append(device)
         return batch
 

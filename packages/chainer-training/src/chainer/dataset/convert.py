@@ -89,14 +89,14 @@ def _as_device(device_spec: Any) -> backend.Device | None:
 def _call_converter(converter: Callable, batch: Any, device: backend.Device | None) -> Any:
     """Call ``converter`` as updaters and evaluators do, old-style converters included.
 
-    A :class:`Converter` receives the device as it is. A plain function receives no device
-    (``device`` is ``None``), ``-1`` for the CPU or the CUDA device id, as before devices
-    were objects; it cannot target ChainerX.
+    A :class:`Converter` receives the device as it is. A plain function is called as
+    ``converter(batch, device)`` with ``None`` (no device), ``-1`` for the CPU or the CUDA
+    device id, as before devices were objects; it cannot target ChainerX.
     """
     if isinstance(converter, Converter):
         return converter(batch, device)
     if device is None:
-        return converter(batch)
+        return converter(batch, None)
     if isinstance(device, backend.CpuDevice):
         return converter(batch, -1)
     if isinstance(device, backend.GpuDevice):

@@ -95,17 +95,18 @@ def test_parameter_statistics_reports_interval_means(make_trainer):
     trainer.run()
     reported = seen[1]
     expected_mean = numpy.mean([s[0].mean() for s in snapshots[:2]])
-    assert reported["stats/W/data/mean"] == pytest.approx(expected_mean, rel=1e-5)
-    assert reported["stats/W/grad/absmax"] == pytest.approx(
+    assert reported["stats/None/W/data/mean"] == pytest.approx(expected_mean, rel=1e-5)
+    assert reported["stats/None/W/grad/absmax"] == pytest.approx(
         numpy.mean([numpy.abs(s[1]).max() for s in snapshots[:2]]), rel=1e-5
     )
     assert reported["stats/head/b/data/zeros"] == pytest.approx(0.0)
-    percentiles = [reported[f"stats/W/data/percentile/{i}"] for i in range(7)]
+    percentiles = [reported[f"stats/None/W/data/percentile/{i}"] for i in range(7)]
     assert percentiles == sorted(percentiles)
     assert reported["stats/head/b/data/max"] == pytest.approx(
         numpy.mean([s[2].max() for s in snapshots[:2]]), rel=1e-5
     )
-    assert "stats/W/data/mean" not in seen[0]  # nothing is reported between triggers
+    assert reported["stats/None/head/b/data/max"] == reported["stats/head/b/data/max"]
+    assert "stats/None/W/data/mean" not in seen[0]  # nothing is reported between triggers
 
 
 def test_parameter_statistics_options(kit):
@@ -123,8 +124,9 @@ def test_parameter_statistics_options(kit):
     observation = {}
     with chainer.Reporter().scope(observation):
         stats(trainer)
-    assert sorted(observation) == ["W/data/mean", "head/b/data/mean"]
-    assert numpy.isnan(observation["W/data/mean"])
+    # A root link is named 'None' in the keys, as in Chainer v7.
+    assert sorted(observation) == ["None/W/data/mean", "None/head/b/data/mean"]
+    assert numpy.isnan(observation["None/W/data/mean"])
     assert extensions.ParameterStatistics(model, statistics=None)._statistics == {}
     with pytest.raises(
         ValueError, match="statistics must be a dict, 'default' or None, got 'all'"
