@@ -134,6 +134,30 @@ def test_parameter_statistics_options(kit):
         extensions.ParameterStatistics(model, statistics="all")
 
 
+@pytest.mark.parametrize("skip_nan_params", [True, False])
+def test_parameter_statistics_of_a_missing_gradient_are_nan(kit, skip_nan_params):
+    model = kit.LinearRegression()  # no backward yet: the gradients are None
+    stats = extensions.ParameterStatistics(
+        model.head, report_params=False, skip_nan_params=skip_nan_params, trigger=(1, "iteration")
+    )
+    trainer = kit.StubTrainer()
+    trainer.updater.step()
+    observation = {}
+    with chainer.Reporter().scope(observation):
+        stats(trainer)
+    assert model.head.b.grad is None
+    percentiles = [key for key in observation if "/percentile" in key]
+    # Skipped NaN statistics are one NaN each; computed ones give every percentile.
+    assert len(percentiles) == (1 if skip_nan_params else 7)
+    assert len(observation) == 5 + len(percentiles)
+    for key, value in observation.items():
+        assert key.startswith("head/b/grad/")
+        if key.endswith("zeros") and not skip_nan_params:
+            assert value == 0  # NaN is not zero
+        else:
+            assert numpy.isnan(value), key
+
+
 def test_unchain_variables_frees_the_reported_graphs(make_trainer):
     trainer = make_trainer((2, "iteration"))
     creators = []

@@ -25,7 +25,8 @@ class ParameterStatistics(extension.Extension):
     link, as in Chainer v7: ``'None/W/data/mean'``) and ``param_name`` the parameter's path
     below it. A statistic returning several values
     (``'percentile'``) is reported as ``.../percentile/0``, ``.../percentile/1``, ...
-    Uninitialized parameters and missing gradients are skipped.
+    Uninitialized parameters are skipped; a missing gradient (before the first backward, after
+    ``cleargrads``) counts as an array of NaN, as Chainer v7's gradients start as NaN.
 
     Args:
         links: A link or a list of links whose parameters are summarized.
@@ -101,7 +102,7 @@ class ParameterStatistics(extension.Extension):
                 for attr_name in self._attrs:
                     array = getattr(param, attr_name)
                     if array is None:
-                        continue
+                        array = param.xp.full(param.shape, numpy.nan, param.dtype)
                     flat = array.ravel()
                     has_nan = self._skip_nan_params and bool(_xp(flat).isnan(flat).any())
                     for function_name, function in self._statistics.items():
