@@ -101,3 +101,31 @@ def test_after_fork_is_called_in_each_forked_child():
     assert receiver.poll(10) and receiver.recv() == child.pid
     assert not receiver.poll(0)  # the parent itself does not call it
     assert dataset[0] == 1
+
+
+def test_an_opened_dataset_reads_in_forked_workers(tmp_path):
+    from chainer.iterators import MultiprocessIterator
+
+    path = tmp_path / "data.pkl"
+    with open_pickle_dataset_writer(path) as writer:
+        for i in range(20):
+            writer.write(i)
+    with open_pickle_dataset(path) as dataset:
+        iterator = MultiprocessIterator(dataset, 5, repeat=False, shuffle=False, n_processes=2)
+        try:
+            assert [x for batch in iterator for x in batch] == list(range(20))
+        finally:
+            iterator.finalize()
+        assert dataset[7] == 7  # the parent's file is untouched by the workers
+
+
+def test_the_reader_of_an_opened_dataset_reopens_after_fork(tmp_path):
+    path = tmp_path / "data.pkl"
+    with open_pickle_dataset_writer(path) as writer:
+        writer.write("x")
+    with open_pickle_dataset(path) as dataset:
+        reader = dataset._reader
+        inherited = reader._file
+        reader.after_fork()
+        assert inherited.closed and not reader._file.closed
+        assert dataset[0] == "x"

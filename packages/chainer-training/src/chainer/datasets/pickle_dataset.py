@@ -5,7 +5,6 @@ Loading a pickle can run arbitrary code: open only files you trust.
 
 from __future__ import annotations
 
-import functools
 import operator
 import os
 import pickle
@@ -114,6 +113,41 @@ class PickleDataset(DatasetMixin):
         self.close()
 
 
+class _FileReader:
+    """The reader of :func:`open_pickle_dataset`: a binary file that is opened anew in a
+    forked child (:meth:`after_fork`) and when unpickled, so that processes never share a file
+    offset. Other attributes (``read``, ``seek``, ...) are those of the open file."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._file = open(path, "rb")
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # also keeps half-unpickled instances from recursing
+            raise AttributeError(name)
+        return getattr(self._file, name)
+
+    def after_fork(self) -> None:
+        """Drop the file inherited from the parent and open it again."""
+        self._file.close()
+        self._file = open(self._path, "rb")
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __del__(self) -> None:
+        # The reader owns its file: release it quietly, without a ResourceWarning.
+        file = self.__dict__.get("_file")
+        if file is not None:
+            file.close()
+
+    def __getstate__(self) -> dict:
+        return {"_path": self._path}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["_path"])
+
+
 def _call_after_fork(reader: Any) -> None:
     """Call ``reader.after_fork()`` in each forked child while ``reader`` is alive."""
     # A fork hook cannot be unregistered, so it holds the reader weakly where it can.
@@ -144,7 +178,7 @@ def open_pickle_dataset(path: str | os.PathLike) -> PickleDataset:
     Returns:
         A :class:`PickleDataset` (close it, or use it as a context manager).
     """
-    return PickleDataset(ProcessLocal(functools.partial(open, os.fspath(path), "rb")))
+    return PickleDataset(_FileReader(os.fspath(path)))
 
 
 def open_pickle_dataset_writer(
