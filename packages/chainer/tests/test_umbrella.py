@@ -3,6 +3,7 @@
 import importlib
 import importlib.metadata
 import pathlib
+import re
 
 import pytest
 
@@ -55,3 +56,31 @@ def test_extras_import_when_installed(dist, module):
     except importlib.metadata.PackageNotFoundError:
         pytest.skip(f"{dist} is not part of this install")
     assert importlib.import_module(module).__version__ == version
+
+
+# Chainer v7's runtime requirements (canonical names) and a module each provides.
+V7_RUNTIME_REQUIREMENTS = {
+    "filelock": "filelock",
+    "protobuf": "google.protobuf",
+    "six": "six",
+    "typing-extensions": "typing_extensions",
+}
+
+
+def _requirement_names(requirements):
+    names = (re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0] for requirement in requirements)
+    return {re.sub(r"[-_.]+", "-", name).lower() for name in names}
+
+
+def test_declares_the_runtime_requirements_of_chainer_v7():
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    pyproject = pathlib.Path(__file__).resolve().parents[1] / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text())["project"]["dependencies"]
+    assert set(V7_RUNTIME_REQUIREMENTS) <= _requirement_names(declared)
+    try:
+        installed = importlib.metadata.requires("chainer")
+    except importlib.metadata.PackageNotFoundError:
+        return  # run from the sources: the file above is what gets installed
+    assert set(V7_RUNTIME_REQUIREMENTS) <= _requirement_names(installed)
+    for module in V7_RUNTIME_REQUIREMENTS.values():
+        importlib.import_module(module)

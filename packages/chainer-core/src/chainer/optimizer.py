@@ -80,7 +80,7 @@ class Optimizer:
             and callable(getattr(link, "namedparams", None))
         ):
             raise TypeError(
-                "optimization target must be a Link (something with params() and namedparams()),"
+                "optimization target must be a link (something with params() and namedparams()),"
                 f" got {type(link).__name__}"
             )
         self.target = link

@@ -49,7 +49,7 @@ class TestSetup:
         opt.add_hook(lambda o: None, name="h")
 
     def test_target_must_look_like_a_link(self, kit):
-        with pytest.raises(TypeError, match="must be a Link .* got int"):
+        with pytest.raises(TypeError, match="optimization target must be a link .* got int"):
             kit.SGD().setup(3)
 
     def test_create_update_rule_is_abstract(self, kit):

@@ -1,6 +1,7 @@
 """concat_examples, to_device, converters and ConcatWithAsyncTransfer (CPU paths)."""
 
 import inspect
+import pickle
 
 import numpy
 import pytest
@@ -129,7 +130,7 @@ def test_converter_decorator_rejects_non_callables():
 def test_call_converter_speaks_both_styles():
     calls = []
 
-    def old_style(batch, device=None):
+    def old_style(batch, device):  # v7's protocol: the device is always passed
         calls.append(device)
         return batch
 
@@ -189,3 +190,16 @@ def test_async_transfer_to_gpu_matches_concat_examples():
         assert isinstance(x, cupy.ndarray)
         numpy.testing.assert_array_equal(x.get(), concat_examples(batch)[0])
         numpy.testing.assert_array_equal(t.get(), [0, 1, 2])
+
+
+def test_decorated_module_level_converters_pickle_by_reference():
+    assert pickle.loads(pickle.dumps(concat_examples)) is concat_examples
+    restored = pickle.loads(pickle.dumps(ConcatWithAsyncTransfer()))
+    batch = [numpy.arange(3), numpy.arange(3) + 1]
+    numpy.testing.assert_array_equal(restored(batch, None), numpy.stack(batch))
+    used = ConcatWithAsyncTransfer()
+    used(batch, None)
+    again = pickle.loads(pickle.dumps(used))
+    numpy.testing.assert_array_equal(again(batch), numpy.stack(batch))
+    with pytest.raises(ValueError, match="first called with device None and now with"):
+        again(batch, "@numpy")

@@ -110,3 +110,10 @@ def test_dataset_root_is_the_one_chainer_core_keeps(root, tmp_path):
     assert download.set_dataset_root is chainer._dataset_root.set_dataset_root
     download.set_dataset_root(tmp_path / "shared")
     assert chainer._dataset_root.get_dataset_root() == str(tmp_path / "shared")
+def test_cache_or_load_file_needs_a_dataset_root_directory(tmp_path, monkeypatch):
+    not_a_directory = tmp_path / "root-file"
+    not_a_directory.write_text("")
+    monkeypatch.setattr(chainer._dataset_root, "_root", str(not_a_directory))
+    with pytest.raises(RuntimeError, match="cannot create the dataset root directory"):
+        download.cache_or_load_file(tmp_path / "x.npz", lambda path: None, None)
+    assert not (tmp_path / "x.npz").exists()

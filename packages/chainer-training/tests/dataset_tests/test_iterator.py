@@ -35,9 +35,24 @@ def test_base_next_names_the_class_and_serialize_stores_nothing():
     class Bare(Iterator):
         pass
 
-    with pytest.raises(NotImplementedError, match="Bare must implement next"):
+    with pytest.raises(NotImplementedError, match="Bare must implement next or __next__"):
         next(Bare())
+    with pytest.raises(NotImplementedError, match="Bare must implement next or __next__"):
+        Bare().next()
     stored = {}
     Bare().serialize(lambda key, value: stored.setdefault(key, value))
     assert stored == {}
     Bare().finalize()  # the default does nothing and is safe to call
+
+
+def test_a_subclass_may_implement_either_next_or_dunder_next():
+    class V7Style(Iterator):
+        def __next__(self):
+            return "from __next__"
+
+    class NextStyle(Iterator):
+        def next(self):
+            return "from next"
+
+    assert V7Style().next() == next(V7Style()) == "from __next__"
+    assert NextStyle().next() == next(NextStyle()) == "from next"

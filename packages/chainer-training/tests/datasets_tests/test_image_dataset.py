@@ -124,3 +124,9 @@ def test_missing_pillow_is_reported_with_the_fix(monkeypatch, images):
         ImportError, match="ImageDataset reads images with Pillow.*pip install pillow"
     ):
         datasets.ImageDataset([])
+
+
+def test_available_tells_that_pillow_is_installed():
+    from chainer.datasets import image_dataset
+
+    assert image_dataset.available is True

@@ -1,6 +1,8 @@
 """PickleDataset and its writer."""
 
 import io
+import multiprocessing
+import os
 import pickle
 
 import numpy
@@ -65,3 +67,65 @@ def test_opened_dataset_survives_pickling(tmp_path):
     assert _same(clone[4], EXAMPLES[4])
     dataset.close()
     clone.close()
+
+
+def test_a_reader_is_read_from_its_start():
+    buffer = io.BytesIO()
+    writer = PickleDatasetWriter(buffer)
+    writer.write("first")
+    writer.write("second")
+    writer.flush()  # the buffer is now positioned at its end
+    assert PickleDataset(buffer)[:] == ["first", "second"]
+
+
+class _ForkAwareReader:
+    def __init__(self, buffer, pipe):
+        self._buffer = buffer
+        self._pipe = pipe
+
+    def __getattr__(self, name):
+        return getattr(self._buffer, name)
+
+    def after_fork(self):
+        self._pipe.send(os.getpid())
+
+
+def test_after_fork_is_called_in_each_forked_child():
+    buffer = io.BytesIO()
+    PickleDatasetWriter(buffer).write(1)
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    dataset = PickleDataset(_ForkAwareReader(buffer, sender))
+    child = multiprocessing.get_context("fork").Process()
+    child.start()
+    child.join()
+    assert receiver.poll(10) and receiver.recv() == child.pid
+    assert not receiver.poll(0)  # the parent itself does not call it
+    assert dataset[0] == 1
+
+
+def test_an_opened_dataset_reads_in_forked_workers(tmp_path):
+    from chainer.iterators import MultiprocessIterator
+
+    path = tmp_path / "data.pkl"
+    with open_pickle_dataset_writer(path) as writer:
+        for i in range(20):
+            writer.write(i)
+    with open_pickle_dataset(path) as dataset:
+        iterator = MultiprocessIterator(dataset, 5, repeat=False, shuffle=False, n_processes=2)
+        try:
+            assert [x for batch in iterator for x in batch] == list(range(20))
+        finally:
+            iterator.finalize()
+        assert dataset[7] == 7  # the parent's file is untouched by the workers
+
+
+def test_the_reader_of_an_opened_dataset_reopens_after_fork(tmp_path):
+    path = tmp_path / "data.pkl"
+    with open_pickle_dataset_writer(path) as writer:
+        writer.write("x")
+    with open_pickle_dataset(path) as dataset:
+        reader = dataset._reader
+        inherited = reader._file
+        reader.after_fork()
+        assert inherited.closed and not reader._file.closed
+        assert dataset[0] == "x"

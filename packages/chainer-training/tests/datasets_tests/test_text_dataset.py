@@ -32,6 +32,24 @@ def test_parallel_files_give_tuples(files):
     assert dataset[0] == ("one\n", "1\n")
 
 
+def test_a_list_of_one_path_gives_lines_and_close_ends_access(files):
+    dataset = TextDataset([files[0]], encoding="utf-8")
+    assert dataset[0] == "one\n"
+    dataset.close()
+    with pytest.raises(ValueError, match="closed TextDataset"):
+        dataset[0]
+
+
+def test_one_encoding_per_file(tmp_path):
+    latin, utf8 = tmp_path / "latin.txt", tmp_path / "utf8.txt"
+    latin.write_bytes("é\n".encode("latin-1"))
+    utf8.write_bytes("é\n".encode())
+    dataset = TextDataset([latin, utf8], encoding=["latin-1", "utf-8"], newline=[None, ""])
+    assert dataset[0] == ("é\n", "é\n")
+    with pytest.raises(ValueError, match="encoding has 1 values for 2 files"):
+        TextDataset([latin, utf8], encoding=["latin-1"])
+
+
 def test_filter_func_sees_one_line_per_file(files):
     dataset = TextDataset(list(files), encoding="utf-8", filter_func=lambda s, t: s.strip() != "")
     assert [dataset[i][1].strip() for i in range(len(dataset))] == ["1", "2", "4", "5"]

@@ -167,8 +167,29 @@ def test_argument_errors(make_iterator):
         make_iterator([1, 2], 0)
     with pytest.raises(TypeError, match="batch_size must be an int, got float"):
         make_iterator([1, 2], 1.0)
-    with pytest.raises(ValueError, match="order of 1 indices for a dataset of 3 examples"):
-        make_iterator([1, 2, 3], 1, order_sampler=lambda order, position: order[:1])
+    shrinking = make_iterator([1, 2, 3], 1, order_sampler=lambda order, position: order[1:])
+    # The first order (2 indices) sets the epoch size; the next one is drawn at its end.
+    with pytest.raises(ValueError, match="an order of 1 indices after an order of 2"):
+        for _ in range(2):
+            shrinking.next()
+
+
+def test_the_first_order_sets_the_epoch_size(make_iterator):
+    it = make_iterator([10, 20, 30], 2, order_sampler=lambda order, position: [0, 0, 1, 1, 2, 2])
+    batches = [it.next() for _ in range(3)]
+    assert sorted(sum(batches, [])) == [10, 10, 20, 20, 30, 30]
+    assert it.is_new_epoch and it.epoch == 1 and it.previous_epoch_detail == pytest.approx(4 / 6)
+
+
+def test_loads_the_order_saved_under_its_old_name(make_iterator):
+    it = make_iterator(numpy.arange(6), 2, order_sampler=lambda order, position: order[::-1])
+    it.next()
+    saved = DictionarySerializer()
+    it.serialize(saved)
+    saved.target["_order"] = saved.target.pop("order")
+    resumed = make_iterator(numpy.arange(6), 2, order_sampler=lambda order, position: order)
+    resumed.serialize(NpzDeserializer(saved.target))
+    assert [int(x) for x in resumed.next()] == [3, 2]
 
 
 def test_empty_dataset(make_iterator):

@@ -1,8 +1,10 @@
 """MultiprocessIterator: workers, errors, crashes, clean shutdown, shared memory."""
 
+import copy
 import gc
 import multiprocessing
 import os
+import pickle
 import time
 
 import numpy
@@ -53,6 +55,7 @@ def iterators():
         made.append(MultiprocessIterator(*args, **kwargs))
         return made[-1]
 
+    make.register = made.append
     yield make
     for it in made:
         it.finalize()
@@ -116,8 +119,33 @@ def test_finalize_leaves_no_processes(iterators):
     assert not any(_pid_alive(pid) for pid in pids)
     assert multiprocessing.active_children() == []
     it.finalize()  # idempotent
-    assert len(it.next()) == 4  # and the iterator can start over
+    assert len(it.next()) == 4  # and the iterator can go on
+    with pytest.raises(NotImplementedError, match=r"reset\(\) after finalize\(\)"):
+        it.reset()
     it.finalize()
+
+
+def test_a_copy_continues_from_the_same_position_with_its_own_workers(iterators):
+    it = iterators(Examples(5), 2, repeat=False, shuffle=False, n_processes=2)
+    assert _ids(it.next()) == [0, 1]
+    copied = copy.copy(it)
+    iterators.register(copied)
+    assert [_ids(it.next()) for _ in range(2)] == [[2, 3], [4]]
+    with pytest.raises(StopIteration):
+        it.next()
+    assert [_ids(copied.next()) for _ in range(2)] == [[2, 3], [4]]
+    with pytest.raises(StopIteration):
+        copied.next()
+
+
+def test_pickling_keeps_the_position(iterators):
+    it = iterators(Examples(6), 2, shuffle=False, n_processes=2)
+    it.next()
+    it.next()
+    restored = pickle.loads(pickle.dumps(it))
+    iterators.register(restored)
+    assert (restored.epoch_detail, restored.previous_epoch_detail) == (4 / 6, 2 / 6)
+    assert _ids(restored.next()) == [4, 5] and restored.is_new_epoch
 
 
 def test_garbage_collection_stops_the_workers():

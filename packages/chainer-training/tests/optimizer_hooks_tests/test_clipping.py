@@ -5,6 +5,7 @@ import math
 import numpy
 import pytest
 
+import chainer
 from chainer import optimizers
 from chainer.optimizer_hooks import GradientClipping, GradientHardClipping
 
@@ -78,6 +79,20 @@ class TestGradientHardClipping:
         optimizer.update()
         numpy.testing.assert_allclose(model.b.array, before["b"] - [-1.0, 0.0, 0.0])
         numpy.testing.assert_allclose(model.w.array, before["w"] - grads["w"])
+
+    @pytest.mark.chainerx
+    def test_clips_chainerx_gradients_in_place(self):
+        chainerx = pytest.importorskip("chainerx")
+        if not chainerx.is_available():
+            pytest.skip("chainerx is not built")
+        grad_values = numpy.array([-3.0, -0.5, 0.25, 2.0], numpy.float32)
+        param = chainer.Parameter(numpy.zeros(4, numpy.float32))
+        param.to_device("native:0")
+        param.grad = chainerx.array(grad_values)
+        grad = param.grad
+        GradientHardClipping(-1.0, 1.5)(None, param)
+        assert param.grad is grad  # clipped in place
+        numpy.testing.assert_array_equal(chainerx.to_numpy(grad), [-1.0, -0.5, 0.25, 1.5])
 
     def test_surface_and_bad_bounds(self):
         hook = GradientHardClipping(-1, 2)

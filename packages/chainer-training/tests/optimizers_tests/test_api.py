@@ -106,7 +106,10 @@ def test_setting_a_proxy_changes_the_hyperparameter():
             lambda: optimizers.MomentumSGD(momentum=True),
             r"'momentum' must be a real number, got bool True",
         ),
-        (lambda: optimizers.Adam(amsgrad=1), r"Adam: option 'amsgrad' must be a bool, got int 1"),
+        (
+            lambda: optimizers.Adam(amsgrad=None),
+            r"Adam: option 'amsgrad' must be a bool, got None",
+        ),
         (
             lambda: optimizers.RMSprop(eps_inside_sqrt="yes"),
             r"RMSprop: option 'eps_inside_sqrt' must be a bool, got str",
@@ -120,6 +123,19 @@ def test_setting_a_proxy_changes_the_hyperparameter():
 def test_bad_hyperparameters_are_refused(make, message):
     with pytest.raises(TypeError, match=message):
         make()
+
+
+def test_a_number_as_an_option_is_kept_and_read_by_its_truth_value():
+    # v7 accepts numbers for its boolean options (its own tests set amsgrad=0.1).
+    link = chainer.Link()
+    with link.init_scope():
+        link.w = chainer.Parameter(numpy.zeros(3, numpy.float32))
+    link.w.grad = numpy.ones(3, numpy.float32)
+    optimizer = optimizers.Adam(amsgrad=0.1).setup(link)
+    assert optimizer.hyperparam.amsgrad == 0.1
+    optimizer.update()
+    assert "vhat" in link.w.update_rule.state  # 0.1 is true: AMSGrad keeps vhat
+    assert optimizers.RMSprop(eps_inside_sqrt=0).hyperparam.eps_inside_sqrt == 0
 
 
 def test_numpy_scalars_are_accepted():

@@ -107,7 +107,7 @@ def ref_msvag(p, g, s, t, hp):
     mt, vt = m / (1 - beta**t), v / (1 - beta**t)
     rho = (1 - beta) * (1 + beta**t) / ((1 + beta) * (1 - beta**t))
     if t == 1:
-        factor = numpy.zeros_like(p)  # rho == 1: no variance estimate yet
+        factor = numpy.ones_like(p)  # rho == 1: no variance estimate yet, taken as 0 (v7)
     else:
         variance = (vt - mt * mt) / (1 - rho)
         factor = numpy.clip(mt * mt / (mt * mt + rho * variance), 0, 1)

@@ -8,6 +8,7 @@ the target device as a :class:`chainer.backend.Device` whatever the caller passe
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,6 +45,15 @@ class _ArbitraryCallableConverter(Converter):
                 f"converter() can only wrap a callable, got {type(base_callable).__name__}"
             )
         self.base_callable = base_callable
+
+    def __reduce__(self) -> str | tuple:
+        # A decorated module-level function is pickled by reference to its name (the wrapped
+        # function itself cannot be: its module attribute is this converter).
+        module = sys.modules.get(getattr(self, "__module__", None) or "")
+        name = getattr(self, "__qualname__", None)
+        if name is not None and getattr(module, name, None) is self:
+            return name
+        return type(self), (self.base_callable,)
 
     def __call__(self, *args, **kwargs):
         if len(args) >= 2:
@@ -89,14 +99,14 @@ def _as_device(device_spec: Any) -> backend.Device | None:
 def _call_converter(converter: Callable, batch: Any, device: backend.Device | None) -> Any:
     """Call ``converter`` as updaters and evaluators do, old-style converters included.
 
-    A :class:`Converter` receives the device as it is. A plain function receives no device
-    (``device`` is ``None``), ``-1`` for the CPU or the CUDA device id, as before devices
-    were objects; it cannot target ChainerX.
+    A :class:`Converter` receives the device as it is. A plain function is called as
+    ``converter(batch, device)`` with ``None`` (no device), ``-1`` for the CPU or the CUDA
+    device id, as before devices were objects; it cannot target ChainerX.
     """
     if isinstance(converter, Converter):
         return converter(batch, device)
     if device is None:
-        return converter(batch)
+        return converter(batch, None)
     if isinstance(device, backend.CpuDevice):
         return converter(batch, -1)
     if isinstance(device, backend.GpuDevice):
@@ -263,9 +273,6 @@ def _concat_with_padding(arrays: Sequence, padding: Any):
     return result
 
 
-_UNSET = object()
-
-
 class ConcatWithAsyncTransfer:
     """Interface to concatenate data and transfer them to GPU asynchronously.
 
@@ -292,7 +299,8 @@ class ConcatWithAsyncTransfer:
     def __init__(self, stream: Any = None, compute_stream: Any = None) -> None:
         self._stream = stream
         self.compute_stream = compute_stream
-        self._device: Any = _UNSET
+        self._device: Any = None
+        self._device_fixed = False  # whether a first call chose the device
         self._pinned: dict = {}  # column key -> reusable pinned host buffer
         self._event = None  # completion of the previous copies, which use the pinned buffers
 
@@ -301,8 +309,8 @@ class ConcatWithAsyncTransfer:
         if len(batch) == 0:
             raise ValueError("ConcatWithAsyncTransfer: the batch is empty")
         device = _as_device(device)
-        if self._device is _UNSET:
-            self._device = device
+        if not self._device_fixed:
+            self._device, self._device_fixed = device, True
         elif device != self._device:
             raise ValueError(
                 f"ConcatWithAsyncTransfer was first called with device {self._device} and now "

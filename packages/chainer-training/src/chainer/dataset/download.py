@@ -89,7 +89,7 @@ def cache_or_load_file(
     ``creator(temp_path)``, which must write the file at ``temp_path`` (a path with the same
     file name as ``path``, in a staging directory) and return its content; the file is then
     renamed to ``path`` and the content returned. If ``creator`` fails, nothing is left at
-    ``path``.
+    ``path``. The dataset root is created first, as the cache lives under it.
 
     Args:
         path: The path of the cache file.
@@ -98,6 +98,9 @@ def cache_or_load_file(
 
     Returns:
         What ``creator`` or ``loader`` returned.
+
+    Raises:
+        RuntimeError: The dataset root cannot be created as a directory.
 
     Example:
         >>> def create(path):
@@ -109,6 +112,12 @@ def cache_or_load_file(
     path = os.fspath(path)
     if os.path.exists(path):
         return loader(path)
+    root = get_dataset_root()
+    try:
+        os.makedirs(root, exist_ok=True)
+    except OSError as error:
+        message = f"cannot create the dataset root directory {root!r}: {error}"
+        raise RuntimeError(message) from error
     with _staged(path) as temp_path:
         content = creator(temp_path)
         if not os.path.exists(temp_path):

@@ -25,11 +25,19 @@ class Iterator:
         return self
 
     def __next__(self) -> Any:
+        if type(self).next is Iterator.next:
+            raise NotImplementedError(f"{type(self).__name__} must implement next or __next__")
         return self.next()
 
     def next(self) -> Any:
-        """Return the next mini-batch; raise ``StopIteration`` when there is none."""
-        raise NotImplementedError(f"{type(self).__name__} must implement next")
+        """Return the next mini-batch; raise ``StopIteration`` when there is none.
+
+        A subclass implements either this method or ``__next__`` (as Chainer v7 iterators
+        do); each one calls the other.
+        """
+        if type(self).__next__ is Iterator.__next__:
+            raise NotImplementedError(f"{type(self).__name__} must implement next or __next__")
+        return self.__next__()
 
     def finalize(self) -> None:
         """Release the resources (worker threads, processes, files) the iterator holds.

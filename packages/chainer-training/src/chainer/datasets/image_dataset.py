@@ -4,13 +4,14 @@ Images are read with Pillow, which is not a dependency of chainer-training: inst
 (``pip install pillow``) to use these classes. Each image is returned as an array of shape
 ``(channels, height, width)`` in the requested dtype (``chainer.config.dtype`` by default),
 with the pixel values unchanged (0 to 255 for 8-bit images); a grayscale image has one
-channel, and an alpha channel is kept.
+channel, and an alpha channel is kept. ``available`` tells whether Pillow is installed.
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
+import importlib.util
 import io
 import itertools
 import operator
@@ -24,6 +25,10 @@ import numpy
 import chainer
 from chainer.dataset.dataset_mixin import DatasetMixin
 from chainer.datasets._process_local import ProcessLocal
+
+#: Whether Pillow, which these datasets read images with, is installed (found without
+#: importing it).
+available: bool = importlib.util.find_spec("PIL") is not None
 
 
 def _pillow_image_module(user: str):

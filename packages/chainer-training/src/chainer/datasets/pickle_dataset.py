@@ -5,11 +5,11 @@ Loading a pickle can run arbitrary code: open only files you trust.
 
 from __future__ import annotations
 
-import functools
 import operator
 import os
 import pickle
 import threading
+import weakref
 from typing import IO, Any
 
 from chainer.dataset.dataset_mixin import DatasetMixin
@@ -58,21 +58,28 @@ class PickleDatasetWriter:
 class PickleDataset(DatasetMixin):
     """Dataset stored in a storage using pickle.
 
-    The constructor reads the whole file once to find where each pickle starts; an access
-    seeks there and unpickles one example. Accesses from several threads are serialized.
-    It is a context manager that closes the reader on exit.
+    The constructor reads the whole file once, from its start, to find where each pickle
+    starts; an access seeks there and unpickles one example. Accesses from several threads
+    are serialized. It is a context manager that closes the reader on exit.
+
+    A reader with an ``after_fork()`` method has it called in every child process that this
+    process forks while the dataset is alive (e.g. to reopen a file handle that parent and
+    child must not share).
 
     Args:
-        reader: A seekable binary file object positioned at the first pickle, such as one
-            written by :class:`PickleDatasetWriter`. Prefer :func:`open_pickle_dataset`,
-            whose reader is reopened in each worker process of a
+        reader: A seekable binary file object holding the pickles written by
+            :class:`PickleDatasetWriter`. Prefer :func:`open_pickle_dataset`, whose reader
+            is reopened in each worker process of a
             :class:`~chainer.iterators.MultiprocessIterator`.
     """
 
     def __init__(self, reader: IO[bytes]) -> None:
         self._reader = reader
         self._lock = ProcessLocal(threading.Lock)
+        if callable(getattr(reader, "after_fork", None)):
+            _call_after_fork(reader)
         self._positions = []
+        reader.seek(0)
         while True:
             position = reader.tell()
             try:
@@ -106,6 +113,59 @@ class PickleDataset(DatasetMixin):
         self.close()
 
 
+class _FileReader:
+    """The reader of :func:`open_pickle_dataset`: a binary file that is opened anew in a
+    forked child (:meth:`after_fork`) and when unpickled, so that processes never share a file
+    offset. Other attributes (``read``, ``seek``, ...) are those of the open file."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._file = open(path, "rb")
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # also keeps half-unpickled instances from recursing
+            raise AttributeError(name)
+        return getattr(self._file, name)
+
+    def after_fork(self) -> None:
+        """Drop the file inherited from the parent and open it again."""
+        self._file.close()
+        self._file = open(self._path, "rb")
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __del__(self) -> None:
+        # The reader owns its file: release it quietly, without a ResourceWarning.
+        file = self.__dict__.get("_file")
+        if file is not None:
+            file.close()
+
+    def __getstate__(self) -> dict:
+        return {"_path": self._path}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["_path"])
+
+
+def _call_after_fork(reader: Any) -> None:
+    """Call ``reader.after_fork()`` in each forked child while ``reader`` is alive."""
+    # A fork hook cannot be unregistered, so it holds the reader weakly where it can.
+    try:
+        target = weakref.ref(reader)
+    except TypeError:  # not weakly referenceable: kept for the life of the process
+
+        def target() -> Any:
+            return reader
+
+    def hook() -> None:
+        alive = target()
+        if alive is not None:
+            alive.after_fork()
+
+    os.register_at_fork(after_in_child=hook)
+
+
 def open_pickle_dataset(path: str | os.PathLike) -> PickleDataset:
     """Opens a dataset stored in a given path.
 
@@ -118,7 +178,7 @@ def open_pickle_dataset(path: str | os.PathLike) -> PickleDataset:
     Returns:
         A :class:`PickleDataset` (close it, or use it as a context manager).
     """
-    return PickleDataset(ProcessLocal(functools.partial(open, os.fspath(path), "rb")))
+    return PickleDataset(_FileReader(os.fspath(path)))
 
 
 def open_pickle_dataset_writer(

@@ -7,6 +7,7 @@ import operator
 import os
 import threading
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from chainer.dataset.dataset_mixin import DatasetMixin
 from chainer.datasets._process_local import ProcessLocal
@@ -16,17 +17,18 @@ class TextDataset(DatasetMixin):
     """Dataset of a line-oriented text file.
 
     Each example is a line of the file, newline included. With several files (which must
-    have the same number of lines) an example is the tuple of their lines at one position.
-    The positions of the lines are found once, in the constructor; examples are then read
-    on access. The files stay open until :meth:`close`; every process (e.g. the workers of
+    have the same number of lines) an example is the tuple of their lines at one position;
+    with one file (a path, or a list of one path) it is the line itself. The positions of
+    the lines are found once, in the constructor; examples are then read on access. The
+    files stay open until :meth:`close`; every process (e.g. the workers of
     :class:`~chainer.iterators.MultiprocessIterator`) opens its own handles, and the dataset
     can be pickled (without the handles) as long as the files do not change.
 
     Args:
         paths: The path of the text file, or a list of paths of parallel files.
-        encoding: Passed to :func:`open`.
-        errors: Passed to :func:`open`.
-        newline: Passed to :func:`open`.
+        encoding: Passed to :func:`open`; a list gives one value per file.
+        errors: Passed to :func:`open`; a list gives one value per file.
+        newline: Passed to :func:`open`; a list gives one value per file.
         filter_func: ``None``, or a function taking the lines at one position (one argument
             per file) and returning whether to keep them.
 
@@ -38,22 +40,26 @@ class TextDataset(DatasetMixin):
     def __init__(
         self,
         paths: str | os.PathLike | Sequence[str | os.PathLike],
-        encoding: str | None = None,
-        errors: str | None = None,
-        newline: str | None = None,
+        encoding: str | Sequence[str | None] | None = None,
+        errors: str | Sequence[str | None] | None = None,
+        newline: str | Sequence[str | None] | None = None,
         filter_func: Callable[..., bool] | None = None,
     ) -> None:
-        self._unary = isinstance(paths, (str, os.PathLike))
-        paths = [paths] if self._unary else list(paths)
+        paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
         if not paths:
             raise ValueError("TextDataset needs at least one path")
+        self._unary = len(paths) == 1
         self._paths = [os.fspath(path) for path in paths]
+        options = zip(
+            _per_file(encoding, "encoding", len(paths)),
+            _per_file(errors, "errors", len(paths)),
+            _per_file(newline, "newline", len(paths)),
+        )
         self._files = [
-            ProcessLocal(
-                functools.partial(open, path, encoding=encoding, errors=errors, newline=newline)
-            )
-            for path in self._paths
+            ProcessLocal(functools.partial(open, path, encoding=enc, errors=err, newline=nl))
+            for path, (enc, err, nl) in zip(self._paths, options)
         ]
+        self._closed = False
         self._lock = ProcessLocal(threading.Lock)
         self._positions = self._index_lines(filter_func)
 
@@ -82,6 +88,8 @@ class TextDataset(DatasetMixin):
 
     def get_example(self, idx: int) -> str | tuple[str, ...]:
         """Return the line (or tuple of lines) at position ``idx`` among the kept lines."""
+        if self._closed:
+            raise ValueError("I/O operation on a closed TextDataset")
         index = operator.index(idx)
         if not -len(self) <= index < len(self):
             raise IndexError(f"index {idx} is out of range for a TextDataset of {len(self)} lines")
@@ -95,6 +103,18 @@ class TextDataset(DatasetMixin):
         return lines[0] if self._unary else tuple(lines)
 
     def close(self) -> None:
-        """Close the files opened by this process (a later access reopens them)."""
+        """Close the files opened by this process; a later access raises ``ValueError``."""
         for handle in self._files:
             handle.close()
+        self._closed = True
+
+
+def _per_file(value: Any, name: str, n_files: int) -> list:
+    if isinstance(value, (list, tuple)):
+        if len(value) != n_files:
+            raise ValueError(
+                f"TextDataset: {name} has {len(value)} values for {n_files} files; give one "
+                "value, or one per file"
+            )
+        return list(value)
+    return [value] * n_files

@@ -55,7 +55,10 @@ class Schedule:
         """The progress before the first batch (drawing the first order)."""
         order, sampler_state = None, None
         if self.order_sampler is not None:
-            order, sampler_state = self._draw(numpy.arange(self.dataset_length), 0)
+            # The first order sets the epoch size: it may differ from the dataset's length
+            # (e.g. a sampler that visits every example twice).
+            order = numpy.asarray(self.order_sampler(numpy.arange(self.dataset_length), 0))
+            sampler_state = _capture(self.order_sampler)
         return Progress(0, 0, False, order, -1.0, sampler_state)
 
     def epoch_size(self, progress: Progress) -> int:
@@ -107,7 +110,8 @@ class Schedule:
         if len(new_order) != len(order):
             raise ValueError(
                 f"the order sampler {self.order_sampler!r} returned an order of "
-                f"{len(new_order)} indices for a dataset of {len(order)} examples"
+                f"{len(new_order)} indices after an order of {len(order)}: every epoch must "
+                "have the size of the first"
             )
         return numpy.asarray(new_order), _capture(self.order_sampler)
 
@@ -123,7 +127,10 @@ class Schedule:
         is_new_epoch = serializer("is_new_epoch", progress.is_new_epoch)
         order = progress.order
         if order is not None:
-            loaded = serializer("order", order.copy())
+            try:
+                loaded = serializer("order", order.copy())
+            except KeyError:  # saved by a Chainer release that named it '_order'
+                loaded = serializer("_order", order.copy())
             order = order if loaded is None else loaded
         try:
             previous = serializer("previous_epoch_detail", progress.previous_epoch_detail)
@@ -158,10 +165,15 @@ class Schedule:
 
     def _check_loaded(self, progress: Progress) -> None:
         size = self.epoch_size(progress)
-        if progress.order is not None and len(progress.order) != self.dataset_length:
+        order = progress.order
+        if (
+            order is not None
+            and len(order)
+            and not 0 <= min(order) <= max(order) < self.dataset_length
+        ):
             raise ValueError(
-                f"the loaded order has {len(progress.order)} indices but the dataset has "
-                f"{self.dataset_length} examples"
+                f"the loaded order has indices outside the dataset of {self.dataset_length} "
+                "examples"
             )
         if not 0 <= progress.position <= size:
             raise ValueError(

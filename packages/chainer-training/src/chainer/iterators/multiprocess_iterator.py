@@ -22,10 +22,14 @@ class MultiprocessIterator(Iterator):
     :class:`~chainer.iterators.SerialIterator`.
 
     The workers start on the first :meth:`next` and stop on :meth:`finalize` (or when the
-    iterator is garbage collected, or at exit). An exception raised by the dataset in a
-    worker is raised by :meth:`next` (with the worker's traceback as its cause); a worker
-    that dies raises :class:`RuntimeError` instead of hanging. Either way the iterator does
-    not advance, and the next call loads the batch again.
+    iterator is garbage collected, or at exit); as in Chainer v7, :meth:`reset` is not
+    supported after :meth:`finalize`. A copy (``copy.copy``) or an unpickled iterator
+    continues from the same position with workers of its own.
+
+    An exception raised by the dataset in a worker is raised by :meth:`next` (with the
+    worker's traceback as its cause); a worker that dies raises :class:`RuntimeError`
+    instead of hanging. Either way the iterator does not advance, and the next call loads
+    the batch again.
 
     The dataset reaches the workers by ``fork`` where that is Python's default start method
     (Linux before Python 3.14), else by pickling. Code that does not survive ``fork`` (some
@@ -94,6 +98,7 @@ class MultiprocessIterator(Iterator):
         self._finalizer: weakref.finalize | None = None
         # Batches being loaded: (progress after the batch, ticket); ticket None = the end.
         self._pipeline: collections.deque = collections.deque()
+        self._finalized = False
         self.reset()
 
     def next(self) -> list:
@@ -133,7 +138,16 @@ class MultiprocessIterator(Iterator):
         return self._loader
 
     def reset(self) -> None:
-        """Go back to the start of the first epoch (drawing a new order)."""
+        """Go back to the start of the first epoch (drawing a new order).
+
+        Raises:
+            NotImplementedError: The iterator was finalized.
+        """
+        if self._finalized:
+            raise NotImplementedError(
+                "MultiprocessIterator does not support reset() after finalize(): create a new "
+                "iterator instead"
+            )
         self._discard_pipeline()
         self._progress = self._schedule.start()
 
@@ -146,11 +160,24 @@ class MultiprocessIterator(Iterator):
 
     def finalize(self) -> None:
         """Stop the worker processes and free the shared memory (a later :meth:`next`
-        starts new workers)."""
+        starts new workers; :meth:`reset` is no longer supported)."""
         self._pipeline.clear()
         if self._finalizer is not None:
             self._finalizer()
         self._loader = self._finalizer = None
+        self._finalized = True
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Workers, shared memory and batches in flight stay with this iterator: a copy or an
+        # unpickled iterator loads again from the position of the last returned batch.
+        state = self.__dict__.copy()
+        state.update(_loader=None, _finalizer=None, _pipeline=collections.deque())
+        return state
+
+    def __copy__(self) -> MultiprocessIterator:
+        copied = type(self).__new__(type(self))
+        copied.__dict__.update(self.__getstate__())
+        return copied
 
     def _discard_pipeline(self) -> None:
         while self._pipeline:

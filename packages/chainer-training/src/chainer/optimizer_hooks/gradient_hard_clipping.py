@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numpy
+
+from chainer.backends import cuda
 from chainer.optimizer_hooks._common import grad_scale, real_number
 
 
@@ -40,5 +43,9 @@ class GradientHardClipping:
         if grad is None:
             return
         scale = grad_scale(param)
+        lower, upper = self.lower_bound * scale, self.upper_bound * scale
         with param.device.create_context():
-            param.xp.clip(grad, self.lower_bound * scale, self.upper_bound * scale, out=grad)
+            if isinstance(grad, (numpy.ndarray, cuda.ndarray)):
+                param.xp.clip(grad, lower, upper, out=grad)
+            else:  # ChainerX (and iDeep) arrays: clip has no out=, assign in place instead
+                grad[...] = grad.clip(lower, upper)

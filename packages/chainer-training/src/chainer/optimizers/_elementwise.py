@@ -46,13 +46,16 @@ def set_hyperparams(hyperparam: Hyperparameter, owner: str, **values: Any) -> No
 
 
 def set_flags(hyperparam: Hyperparameter, owner: str, **flags: Any) -> None:
-    """Set each of ``flags`` on ``hyperparam`` after checking that it is a bool."""
+    """Set each of ``flags`` on ``hyperparam`` after checking that it is a bool or a number.
+
+    A number is kept as given and read by its truth value, as Chainer v7 does.
+    """
     for name, value in flags.items():
-        if not isinstance(value, (bool, numpy.bool_)):
+        if not isinstance(value, (bool, numpy.bool_, numbers.Real)):
             raise TypeError(
                 f"{owner}: option {name!r} must be a bool, got {type(value).__name__} {value!r}"
             )
-        setattr(hyperparam, name, bool(value))
+        setattr(hyperparam, name, bool(value) if isinstance(value, numpy.bool_) else value)
 
 
 def default_hyperparam(**values: Any) -> Hyperparameter:

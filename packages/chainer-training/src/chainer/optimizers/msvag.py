@@ -9,8 +9,9 @@ Gradients* (2018). With ``t`` the update count and bias-corrected moments
     factor = mt**2 / (mt**2 + rho * s)          # clipped to [0, 1]
     param -= eta * (lr * factor * mt + weight_decay_rate * param)
 
-At ``t == 1`` ``rho`` is 1 and the variance is unknown: the factor is 0 and only the weight
-decay acts, as wherever ``mt`` is 0 (the factor's denominator is 0 only where its numerator is).
+At ``t == 1`` ``rho`` is 1 and there is no variance estimate yet: as in Chainer v7 the
+variance is taken as 0, so the factor is 1 and the first step is a plain momentum step. Where
+``mt`` is 0 the factor is 0 (its denominator is 0 only where its numerator is).
 """
 
 from __future__ import annotations
@@ -34,6 +35,12 @@ _default_hyperparam = default_hyperparam(lr=0.1, beta=0.9, eta=1.0, weight_decay
 
 def _msvag_kernel(param, grad, m, v, factor, denominator, scratch, beta, rho, fix, lr, decay):
     update_moments(grad, m, v, scratch, 1 - beta, 1 - beta)
+    if rho >= 1:  # the first step: no variance estimate, the factor is 1
+        numpy.multiply(m, lr / fix, out=factor)
+        if decay != 1:
+            param *= decay
+        param -= factor
+        return
     # With mt2 = mt**2, factor = mt2 * (1 - rho) / (mt2 * (1 - 2 rho) + rho * vt): the same
     # ratio without dividing by 1 - rho, which is 0 at t == 1.
     numpy.multiply(m, m, out=factor)
@@ -123,7 +130,8 @@ class MSVAGRule(ElementwiseRule):
             T mt = m * inv_fix;
             T mt2 = mt * mt;
             T denominator = mt2 * (1 - 2 * rho) + rho * v * inv_fix;
-            T factor = denominator == (T)0 ? (T)0 : mt2 * (1 - rho) / denominator;
+            T factor = rho >= (T)1 ? (T)1
+                : denominator == (T)0 ? (T)0 : mt2 * (1 - rho) / denominator;
             factor = min((T)1, max((T)0, factor));
             param -= eta * (lr * factor * mt + weight_decay_rate * param);
             """,

@@ -32,8 +32,10 @@ def test_slice_rows_match_numpy(table, rows):
 def test_slice_by_boolean_mask(table):
     mask = numpy.arange(10) % 3 == 0
     numpy.testing.assert_array_equal(table.slice[mask, "a"].fetch(), [0, 3, 6, 9])
-    with pytest.raises(IndexError, match=r"one entry per row \(10\), got shape \(3,\)"):
+    with pytest.raises(ValueError, match=r"one entry per row \(10\), got 3"):
         table.slice[[True, False, True]]
+    # A list mixing bools and ints is a list of row numbers (False is row 0, True row 1).
+    numpy.testing.assert_array_equal(table.slice[[False, 3, True], "a"].fetch(), [0, 3, 1])
 
 
 def test_slice_keys_set_the_mode(table):
@@ -63,7 +65,7 @@ def test_slice_errors(table):
     with pytest.raises(TypeError, match="selected by its key .str. or position .int., got float"):
         table.slice[:, 1.5]
     with pytest.raises(
-        TypeError, match="selects rows by a slice, a list of ints or a list of bools"
+        TypeError, match="selects rows by a slice, a sequence of ints or a sequence of bools"
     ):
         table.slice[3]
     with pytest.raises(IndexError, match=r"takes \[rows\] or \[rows, keys\], got 3"):
@@ -79,10 +81,11 @@ def test_concat_reads_rows_across_datasets_in_order(table):
     assert list(b) == [201, 10, 200, 11, 19]
     a_all = both.slice[:, "a"].fetch()
     numpy.testing.assert_array_equal(a_all, [*range(10), 100, 101, 0, 1])
-    assert isinstance(both.get_examples(None, (0,))[0], list)  # list + array parts
+    assert isinstance(both.get_examples(None, (0,))[0], list)  # rows of several datasets
     (a_twice,) = table.concat(table).get_examples(None, (0,))
-    assert isinstance(a_twice, numpy.ndarray)  # array parts stay an array
-    numpy.testing.assert_array_equal(a_twice, numpy.tile(numpy.arange(10), 2))
+    assert a_twice == [*range(10), *range(10)]
+    (a_first,) = table.concat(table).get_examples([3, 1], (0,))
+    assert isinstance(a_first, numpy.ndarray)  # rows of one dataset come as it gives them
     assert both.get_examples([], (1,)) == ([],)
     with pytest.raises(ValueError, match=r"same keys, got \('a', 'b', 'c'\) and \('a',\)"):
         table.concat(table.slice[:, ("a",)])
@@ -161,10 +164,12 @@ def test_with_converter_is_used_by_fetch(table):
         calls.append((type(a), type(b), type(c)))
         return a.sum() + sum(b)
 
-    assert table.with_converter(convert).fetch() == 45 + 145
+    converting = table.with_converter(convert)
+    assert converting.convert(converting.fetch()) == 45 + 145
     assert calls == [(numpy.ndarray, list, list)]
-    assert table.asdict().with_converter(lambda **kw: sorted(kw)).fetch() == ["a", "b", "c"]
-    assert table.slice[:, "a"].with_converter(len).fetch() == 10
+    by_name = table.asdict().with_converter(lambda **kw: sorted(kw))
+    assert by_name.convert(by_name.fetch()) == ["a", "b", "c"]
+    assert table.slice[:, "a"].with_converter(len).convert([1, 2]) == 2
 
 
 def test_delegate_dataset_forwards_everything(table):
@@ -174,4 +179,6 @@ def test_delegate_dataset_forwards_everything(table):
 
     scores = Scores()
     assert (len(scores), scores.keys, scores.mode, scores[3]) == (10, ("a", "c"), tuple, (3, 9))
-    numpy.testing.assert_array_equal(scores.fetch(), numpy.arange(10) + numpy.arange(10) ** 2)
+    numpy.testing.assert_array_equal(
+        scores.convert(scores.fetch()), numpy.arange(10) + numpy.arange(10) ** 2
+    )

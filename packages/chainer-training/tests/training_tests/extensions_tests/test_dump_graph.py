@@ -68,3 +68,38 @@ def test_a_resumed_dump_graph_does_not_dump_again(make_trainer, tmp_path):
     resumed = extensions.DumpGraph("main/loss")
     serializers.load_npz(tmp_path / "g.npz", resumed)
     assert not resumed.trigger(None)
+
+
+def _fake_dot(directory, script):
+    executable = directory / "dot"
+    executable.write_text("#!/bin/sh\n" + script)
+    executable.chmod(0o755)
+    return directory
+
+
+def test_renders_a_png_when_graphviz_is_installed(make_trainer, tmp_path, monkeypatch):
+    from chainer.training.extensions import computational_graph
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    monkeypatch.setenv("PATH", str(bin_dir))
+    assert not computational_graph.is_graphviz_available()
+    # The fake dot writes its arguments (-Tpng IN -o OUT) into OUT.
+    _fake_dot(bin_dir, 'echo "$1 $2" > "$4"\n')
+    assert computational_graph.is_graphviz_available()
+    trainer = make_trainer((1, "iteration"))
+    trainer.extend(extensions.DumpGraph("main/loss", filename="graph.dot"))
+    trainer.run()
+    out = tmp_path / "result"
+    assert (out / "graph.png").read_text() == f"-Tpng {out / 'graph.dot'}\n"
+
+
+def test_a_failing_dot_is_reported(make_trainer, tmp_path, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    monkeypatch.setenv("PATH", str(_fake_dot(bin_dir, 'echo "syntax error" >&2; exit 2\n')))
+    trainer = make_trainer((1, "iteration"))
+    trainer.extend(extensions.DumpGraph("main/loss"))
+    with pytest.raises(RuntimeError, match=r"dot could not render .*cg.dot \(exit code 2\): syn"):
+        trainer.run()
+    assert not (tmp_path / "result" / "cg.png").exists()

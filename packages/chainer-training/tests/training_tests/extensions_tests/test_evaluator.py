@@ -97,6 +97,20 @@ def test_eval_func_hook_converter_and_device(kit):
     assert list(evaluator.get_all_iterators()) == ["main"]
 
 
+def test_targets_may_be_an_empty_dict_with_an_eval_func(kit):
+    sizes = []
+    evaluator = extensions.Evaluator(
+        _validation_iterator(kit), {}, eval_func=lambda x, t: sizes.append(len(x))
+    )
+    evaluator()
+    assert sizes == [4, 4, 2] and evaluator.get_all_targets() == {}
+    with pytest.raises(
+        KeyError,
+        match=r"needs an eval_func or a 'main' target to evaluate, got the targets \['x'\]",
+    ):
+        extensions.Evaluator(_validation_iterator(kit), {"x": kit.LinearRegression()})()
+
+
 def test_every_evaluation_restarts_the_iterator(kit):
     model = kit.LinearRegression()
     evaluator = extensions.Evaluator(_validation_iterator(kit), model)

@@ -149,3 +149,41 @@ def test_variable_statistics_plot_arguments_are_checked(kit):
         extensions.VariableStatisticsPlot(
             kit.LinearRegression(), plot_mean=False, plot_std=False, percentile_sigmas=()
         )
+
+
+def test_reservoir_keeps_a_uniform_sample_in_index_order():
+    from chainer.training.extensions.variable_statistics_plot import Reservoir
+
+    reservoir = Reservoir(size=3, data_shape=(2,))
+    for i in range(3):
+        reservoir.add(numpy.full(2, i))
+    idxs, data = reservoir.get_data()
+    assert idxs.tolist() == [0, 1, 2] and data[:, 0].tolist() == [0, 1, 2]
+    counts = numpy.zeros(50)
+    for i in range(3, 50):
+        reservoir.add(numpy.full(2, i), idx=i)
+    idxs, data = reservoir.get_data()
+    assert len(idxs) == 3 and list(idxs) == sorted(idxs)
+    assert (data[:, 0] == idxs).all()
+    # Over many reservoirs every element is about equally likely to stay (3 of 50).
+    for seed in range(400):
+        sample = Reservoir(size=3, data_shape=())
+        sample._random = numpy.random.default_rng(seed)
+        for i in range(50):
+            sample.add(i)
+        counts[sample.get_data()[0]] += 1
+    assert counts.sum() == 1200 and counts.min() > 5 and counts.max() < 45
+
+
+def test_statistician_matches_numpy():
+    from chainer.training.extensions.variable_statistics_plot import Statistician
+
+    x = numpy.random.RandomState(0).uniform(-1, 1, (2, 7, 3))
+    stats = Statistician(True, True, (0.0, 50.0, 100.0))(x, axis=None, dtype=numpy.float32)
+    assert all(value.dtype == numpy.float32 for value in stats.values())
+    numpy.testing.assert_allclose(stats["mean"], x.mean(), rtol=1e-6)
+    numpy.testing.assert_allclose(stats["std"], x.std(), rtol=1e-6)
+    numpy.testing.assert_allclose(stats["percentile"], [x.min(), numpy.median(x), x.max()], 1e-6)
+    by_row = Statistician(False, True, None)(x, axis=(1, 2))
+    assert sorted(by_row) == ["std"] and by_row["std"].dtype == numpy.float64
+    numpy.testing.assert_allclose(by_row["std"], x.reshape(2, -1).std(axis=1))

@@ -55,3 +55,23 @@ def test_a_wrong_log_report_is_refused(make_trainer):
     trainer.extend(extensions.PrintReport(["epoch"], log_report=3, out=io.StringIO()))
     with pytest.raises(TypeError, match="log_report must be a LogReport or the name of one"):
         trainer.run(show_loop_exception_msg=False)
+
+
+class _WriteOnly:
+    """A stream with only write(), which PrintReport and the progress bar accept."""
+
+    def __init__(self):
+        self.parts = []
+
+    def write(self, text):
+        self.parts.append(text)
+
+
+def test_a_stream_without_flush_is_written_to(make_trainer):
+    out = _WriteOnly()
+    _run(make_trainer, out, ["epoch"])
+    assert [line.rstrip() for line in "".join(out.parts).splitlines()] == ["epoch", "1", "2"]
+    trainer = make_trainer((1, "epoch"))
+    trainer.extend(extensions.ProgressBar(update_interval=1, out=out))
+    trainer.run()
+    assert "100.00% | epoch 1" in "".join(out.parts)

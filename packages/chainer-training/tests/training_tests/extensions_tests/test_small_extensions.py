@@ -95,17 +95,18 @@ def test_parameter_statistics_reports_interval_means(make_trainer):
     trainer.run()
     reported = seen[1]
     expected_mean = numpy.mean([s[0].mean() for s in snapshots[:2]])
-    assert reported["stats/W/data/mean"] == pytest.approx(expected_mean, rel=1e-5)
-    assert reported["stats/W/grad/absmax"] == pytest.approx(
+    assert reported["stats/None/W/data/mean"] == pytest.approx(expected_mean, rel=1e-5)
+    assert reported["stats/None/W/grad/absmax"] == pytest.approx(
         numpy.mean([numpy.abs(s[1]).max() for s in snapshots[:2]]), rel=1e-5
     )
     assert reported["stats/head/b/data/zeros"] == pytest.approx(0.0)
-    percentiles = [reported[f"stats/W/data/percentile/{i}"] for i in range(7)]
+    percentiles = [reported[f"stats/None/W/data/percentile/{i}"] for i in range(7)]
     assert percentiles == sorted(percentiles)
     assert reported["stats/head/b/data/max"] == pytest.approx(
         numpy.mean([s[2].max() for s in snapshots[:2]]), rel=1e-5
     )
-    assert "stats/W/data/mean" not in seen[0]  # nothing is reported between triggers
+    assert reported["stats/None/head/b/data/max"] == reported["stats/head/b/data/max"]
+    assert "stats/None/W/data/mean" not in seen[0]  # nothing is reported between triggers
 
 
 def test_parameter_statistics_options(kit):
@@ -123,13 +124,38 @@ def test_parameter_statistics_options(kit):
     observation = {}
     with chainer.Reporter().scope(observation):
         stats(trainer)
-    assert sorted(observation) == ["W/data/mean", "head/b/data/mean"]
-    assert numpy.isnan(observation["W/data/mean"])
+    # A root link is named 'None' in the keys, as in Chainer v7.
+    assert sorted(observation) == ["None/W/data/mean", "None/head/b/data/mean"]
+    assert numpy.isnan(observation["None/W/data/mean"])
     assert extensions.ParameterStatistics(model, statistics=None)._statistics == {}
     with pytest.raises(
         ValueError, match="statistics must be a dict, 'default' or None, got 'all'"
     ):
         extensions.ParameterStatistics(model, statistics="all")
+
+
+@pytest.mark.parametrize("skip_nan_params", [True, False])
+def test_parameter_statistics_of_a_missing_gradient_are_nan(kit, skip_nan_params):
+    model = kit.LinearRegression()  # no backward yet: the gradients are None
+    stats = extensions.ParameterStatistics(
+        model.head, report_params=False, skip_nan_params=skip_nan_params, trigger=(1, "iteration")
+    )
+    trainer = kit.StubTrainer()
+    trainer.updater.step()
+    observation = {}
+    with chainer.Reporter().scope(observation):
+        stats(trainer)
+    assert model.head.b.grad is None
+    percentiles = [key for key in observation if "/percentile" in key]
+    # Skipped NaN statistics are one NaN each; computed ones give every percentile.
+    assert len(percentiles) == (1 if skip_nan_params else 7)
+    assert len(observation) == 5 + len(percentiles)
+    for key, value in observation.items():
+        assert key.startswith("head/b/grad/")
+        if key.endswith("zeros") and not skip_nan_params:
+            assert value == 0  # NaN is not zero
+        else:
+            assert numpy.isnan(value), key
 
 
 def test_unchain_variables_frees_the_reported_graphs(make_trainer):

@@ -221,3 +221,55 @@ def test_snapshot_with_another_savefun_hdf5(make_trainer, tmp_path):
     serializers.load_hdf5(tmp_path / "result" / "snap.h5", resumed)
     assert resumed.updater.iteration == 6
     assert log.log == trainer.get_extension("LogReport").log
+
+
+class _RecordingWorker:
+    """A worker as an overridden create_worker may return: only start() and join()."""
+
+    def __init__(self, calls):
+        self.calls = calls
+
+    def start(self):
+        self.calls.append("start")
+
+    def join(self):
+        self.calls.append("join")
+
+
+def test_workers_of_an_overridden_create_worker_need_only_start_and_join(tmp_path):
+    calls = []
+
+    class Recording(snapshot_writers.ThreadWriter):
+        def create_worker(self, filename, outdir, target, **kwds):
+            return _RecordingWorker(calls)
+
+    writer = Recording()
+    writer("a", str(tmp_path), {})
+    writer("b", str(tmp_path), {})
+    writer.finalize()
+    assert calls == ["start", "join", "start", "join"]
+
+
+def test_queue_consumer_takes_any_indexable_task_until_the_end_marker(tmp_path):
+    saved = []
+
+    def record(*args):
+        saved.append(args)
+
+    tasks = [[record, "f1", "out", 1], (record, "f2", "out", 2)]
+
+    class Queue:
+        def __init__(self, items):
+            self.items, self.done = list(items), 0
+
+        def get(self):
+            return self.items.pop(0)
+
+        def task_done(self):
+            self.done += 1
+
+    queue = Queue([*tasks, None])
+    writer = snapshot_writers.ThreadQueueWriter()
+    writer.consume(queue)
+    writer.finalize()
+    assert saved == [("f1", "out", 1), ("f2", "out", 2)] and queue.done == 3

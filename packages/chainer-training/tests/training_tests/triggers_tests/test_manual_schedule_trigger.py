@@ -38,3 +38,14 @@ def test_bad_arguments():
         triggers.ManualScheduleTrigger([], "epoch")
     with pytest.raises(ValueError, match="unit must be either 'epoch' or 'iteration'"):
         triggers.ManualScheduleTrigger([1], "second")
+
+
+def test_loading_an_old_snapshot_without_state_warns_and_recomputes_finished(kit):
+    trainer = kit.StubTrainer()
+    trigger = triggers.ManualScheduleTrigger([2, 3], "iteration")
+    with pytest.warns(UserWarning) as record:
+        trigger.serialize(serializers.NpzDeserializer({}))
+    assert "finished flag of ManualScheduleTrigger is not saved" in str(record[-1].message)
+    trainer.updater.iteration = 2
+    assert trigger(trainer) and not trigger.finished
+    assert kit.fire_pattern(trigger, trainer, 1) == [3] and trigger.finished

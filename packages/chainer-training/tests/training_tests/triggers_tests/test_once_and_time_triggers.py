@@ -46,3 +46,13 @@ def test_time_trigger_fires_after_each_period_of_elapsed_time(kit, tmp_path):
 def test_time_trigger_needs_a_positive_period():
     with pytest.raises(ValueError, match="TimeTrigger: period must be a positive number, got -1"):
         triggers.TimeTrigger(-1)
+
+
+@pytest.mark.parametrize(("call_on_resume", "expected"), [(False, []), (True, [1])])
+def test_once_trigger_from_an_old_snapshot_assumes_the_first_call_happened(
+    kit, call_on_resume, expected
+):
+    trigger = triggers.OnceTrigger(call_on_resume)
+    with pytest.warns(UserWarning, match="first-call flag of OnceTrigger is not saved"):
+        trigger.serialize(serializers.NpzDeserializer({}))
+    assert kit.fire_pattern(trigger, kit.StubTrainer(), 3) == expected

@@ -36,3 +36,18 @@ def test_parallel_updater_on_two_gpus_matches_two_cpu_copies(kit):
     gpus = _run(kit, 3, devices={"main": "@cupy:0", "second": "@cupy:1"})
     cpus = _run(kit, 3, devices={"main": "@numpy", "second": "@numpy"})
     numpy.testing.assert_allclose(gpus, cpus, rtol=1e-5)
+
+
+def test_gather_and_scatter_grads_and_params_round_trip(kit):
+    from chainer.training.updaters import multiprocess_parallel_updater as mpu
+
+    source, target = kit.LinearRegression(), kit.LinearRegression()
+    for model in (source, target):
+        model.to_device("@cupy:0")
+    source.W.grad = cuda.cupy.full(source.W.shape, 2.0, source.W.dtype)
+    flat = mpu.gather_grads(source)
+    assert flat.size == sum(p.size for p in source.params())
+    mpu.scatter_grads(target, flat)
+    cuda.cupy.testing.assert_array_equal(target.W.grad, source.W.grad)
+    mpu.scatter_params(target, mpu.gather_params(source))
+    cuda.cupy.testing.assert_array_equal(target.W.array, source.W.array)

@@ -165,3 +165,29 @@ def test_multiprocess_updater_on_gpus_matches_cpu(kit):
     numpy.testing.assert_allclose(
         chainer.backends.cuda.to_cpu(gpu_model.W.array), cpu_model.W.array, rtol=1e-5
     )
+
+
+@pytest.mark.parametrize("name", ["gather_grads", "gather_params"])
+def test_gather_needs_a_gpu(kit, name):
+    from chainer.training.updaters import multiprocess_parallel_updater as mpu
+
+    with pytest.raises(RuntimeError, match=f"{name} works only on a CUDA GPU, but the link is"):
+        getattr(mpu, name)(kit.LinearRegression())
+
+
+def test_scatter_writes_flat_values_in_sorted_parameter_order(kit):
+    from chainer.training.updaters import multiprocess_parallel_updater as mpu
+
+    model = kit.LinearRegression()
+    params = dict(model.namedparams())
+    sizes = {name: param.size for name, param in params.items()}
+    flat = numpy.arange(sum(sizes.values()), dtype=numpy.float32)
+    mpu.scatter_params(model, flat)
+    mpu.scatter_grads(model, -flat)
+    offset = 0
+    for name in sorted(params):
+        param = params[name]
+        expected = flat[offset : offset + sizes[name]].reshape(param.shape)
+        numpy.testing.assert_array_equal(param.array, expected)
+        numpy.testing.assert_array_equal(param.grad, -expected)
+        offset += sizes[name]

@@ -4,22 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer.dataset.tabular import _util
 from chainer.dataset.tabular.tabular_dataset import TabularDataset
 
 
 class Join(TabularDataset):
     """Column-wise join of tabular datasets of equal length and distinct keys.
 
-    The mode is the first dataset's; a unary first dataset gives tuple mode when the join
-    has more than one column.
+    The mode is that of the first dataset that is not unary (``tuple`` when all are); the
+    first dataset's :meth:`convert` converts. Each dataset is asked only for its requested
+    columns (``None`` when every column is requested), once per request.
     """
 
     def __init__(self, *datasets: TabularDataset) -> None:
         if not datasets:
             raise ValueError("join needs at least one dataset")
         length = len(datasets[0])
-        self._sources: list[tuple[int, int]] = []  # column -> (dataset, its column index)
         keys: list[str] = []
         for d, dataset in enumerate(datasets):
             if len(dataset) != length:
@@ -27,15 +26,12 @@ class Join(TabularDataset):
                     f"join needs datasets of the same length, got {length} and {len(dataset)} "
                     f"rows (dataset {d})"
                 )
-            for k, key in enumerate(dataset.keys):
+            for key in dataset.keys:
                 if key in keys:
                     raise ValueError(f"join needs distinct keys, but {key!r} appears twice")
                 keys.append(key)
-                self._sources.append((d, k))
         self._datasets = datasets
         self._keys = tuple(keys)
-        mode = datasets[0].mode
-        self._mode = tuple if mode is None and len(keys) > 1 else mode
 
     def __len__(self) -> int:
         return len(self._datasets[0])
@@ -46,17 +42,38 @@ class Join(TabularDataset):
 
     @property
     def mode(self) -> Any:
-        return self._mode
+        for dataset in self._datasets:
+            if dataset.mode is not None:
+                return dataset.mode
+        return tuple
+
+    def convert(self, data: Any) -> Any:
+        return self._datasets[0].convert(data)
 
     def get_examples(self, indices: Any, key_indices: Any) -> tuple:
-        wanted = _util.as_key_indices(key_indices, len(self._keys))
-        per_dataset: dict[int, list[int]] = {}
-        for column in wanted:
-            d, k = self._sources[column]
-            if k not in per_dataset.setdefault(d, []):
-                per_dataset[d].append(k)
-        fetched = {
-            d: dict(zip(ks, self._datasets[d].get_examples(indices, tuple(ks))))
-            for d, ks in per_dataset.items()
-        }
-        return tuple(fetched[d][k] for d, k in (self._sources[column] for column in wanted))
+        if key_indices is None:
+            return tuple(
+                column
+                for dataset in self._datasets
+                for column in dataset.get_examples(indices, None)
+            )
+        for key_index in key_indices:
+            if not 0 <= key_index < len(self._keys):
+                raise IndexError(
+                    f"column index {key_index} is out of range for {len(self._keys)} columns"
+                )
+        fetched: dict[int, Any] = {}
+        offset = 0
+        for dataset in self._datasets:
+            n_keys = len(dataset.keys)
+            wanted: list[int] = []
+            for key_index in key_indices:
+                local = key_index - offset
+                if 0 <= local < n_keys and local not in wanted:
+                    wanted.append(local)
+            if wanted:
+                columns = dataset.get_examples(indices, tuple(wanted))
+                for local, column in zip(wanted, columns):
+                    fetched[offset + local] = column
+            offset += n_keys
+        return tuple(fetched[key_index] for key_index in key_indices)

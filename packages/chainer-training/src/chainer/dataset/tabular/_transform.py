@@ -43,6 +43,9 @@ class _TransformBase(TabularDataset):
             self.get_examples([0], None)
         return self._mode
 
+    def convert(self, data: Any) -> Any:
+        return self._dataset.convert(data)
+
     def _call(self, values: Sequence) -> Any:
         mode = self._dataset.mode
         if mode is tuple:
@@ -94,13 +97,11 @@ class Transform(_TransformBase):
 
     def get_examples(self, indices: Any, key_indices: Any) -> tuple:
         columns = self._dataset.get_examples(indices, None)
-        n_rows = len(columns[0])
         outputs: list[list] = [[] for _ in self._keys]
-        for row in range(n_rows):
-            values = self._unpack(self._call([column[row] for column in columns]))
-            for output, value in zip(outputs, values):
+        for values in zip(*columns):
+            for output, value in zip(outputs, self._unpack(self._call(values))):
                 output.append(value)
-        return tuple(outputs[k] for k in _util.as_key_indices(key_indices, len(self._keys)))
+        return _select(outputs, key_indices)
 
 
 class TransformBatch(_TransformBase):
@@ -109,16 +110,21 @@ class TransformBatch(_TransformBase):
     _what = "transform_batch"
 
     def get_examples(self, indices: Any, key_indices: Any) -> tuple:
-        columns = self._dataset.get_examples(indices, None)
-        n_rows = len(columns[0])
-        outputs = self._unpack(self._call(columns))
+        n_rows = _util.count_rows(indices, len(self._dataset))
+        outputs = self._unpack(self._call(self._dataset.get_examples(indices, None)))
         for key, output in zip(self._keys, outputs):
             if len(output) != n_rows:
                 raise ValueError(
                     f"transform_batch returned {len(output)} values for the column {key!r} "
                     f"of a batch of {n_rows} rows"
                 )
-        return tuple(outputs[k] for k in _util.as_key_indices(key_indices, len(self._keys)))
+        return _select(outputs, key_indices)
+
+
+def _select(outputs: Sequence, key_indices: Any) -> tuple:
+    if key_indices is None:
+        return tuple(outputs)
+    return tuple(outputs[k] for k in key_indices)
 
 
 def _mode_name(mode: Any) -> str:

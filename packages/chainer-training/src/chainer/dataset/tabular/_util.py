@@ -1,8 +1,9 @@
 """Row and column selection shared by the tabular dataset implementations.
 
-Inside the package a row selection is a ``range`` (from ``None`` or a slice) or a list of
-non-negative ints; :func:`as_query` turns it back into the ``slice`` / list form that
-:meth:`TabularDataset.get_examples` accepts.
+``get_examples(indices, key_indices)`` receives rows as ``None`` (every row), a ``slice`` or a
+list of ints, and columns as ``None`` (every column) or a tuple of column indices. The views
+pass these on in the same forms (``None`` stays ``None``, a slice stays a slice where it
+can), so a user's ``get_examples`` can take fast paths for whole columns and slices.
 """
 
 from __future__ import annotations
@@ -11,70 +12,70 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-import numpy
-
-from chainer import backend
-
-Rows = range | list
+Rows = slice | list | None
 
 
-def as_rows(indices: Any, length: int) -> Rows:
-    """Normalize ``get_examples``'s ``indices`` (None, slice or ints) for ``length`` rows."""
+def count_rows(indices: Rows, length: int) -> int:
+    """Return how many rows ``indices`` selects from a table of ``length`` rows."""
     if indices is None:
-        return range(length)
+        return length
     if isinstance(indices, slice):
-        return range(length)[indices]
-    if isinstance(indices, numpy.ndarray):
-        if indices.ndim != 1 or indices.dtype.kind not in "iu":
-            raise IndexError(
-                f"row indices must be a 1-D integer array, got shape {indices.shape} and "
-                f"dtype {indices.dtype}"
-            )
-        indices = indices.tolist()
-    rows = []
-    for index in indices:
-        row = operator.index(index)
-        if row < 0:
-            row += length
-        if not 0 <= row < length:
-            raise IndexError(f"row index {index} is out of range for a dataset of {length} rows")
-        rows.append(row)
-    return rows
+        return len(range(length)[indices])
+    return len(indices)
 
 
-def as_query(rows: Rows) -> slice | list:
-    """Return ``rows`` in the form ``get_examples`` takes (a ``range`` becomes a slice)."""
-    if isinstance(rows, range):
-        # A descending range that ends at row 0 has stop -1, which a slice would read as
-        # "the last row"; None means the same as the range.
-        return slice(rows.start, rows.stop if rows.stop >= 0 else None, rows.step)
-    return rows
+def row_index(index: Any, length: int) -> int:
+    """Return ``index`` (an int, negative counting from the end) as a non-negative row."""
+    row = operator.index(index)
+    if not -length <= row < length:
+        raise IndexError(f"row index {index} is out of range for a dataset of {length} rows")
+    return row + length if row < 0 else row
 
 
-def select(rows: Rows, query: Any) -> Rows:
-    """Compose: the rows of ``rows`` that ``query`` (indices relative to ``rows``) picks."""
-    relative = as_rows(query, len(rows))
-    if isinstance(relative, range):
-        return rows[as_query(relative)]
-    return [rows[i] for i in relative]
+def range_as_slice(rows: range) -> slice:
+    """Return a slice that selects the same rows as ``rows`` (a range of non-negative ints)."""
+    if len(rows) == 0:
+        return slice(0, 0, 1)
+    # A descending range that ends at row 0 stops at -1, which a slice reads as the last row.
+    return slice(rows.start, rows.stop if rows.stop >= 0 else None, rows.step)
 
 
-def take(column: Any, rows: Rows) -> Any:
-    """Return the given rows of a list or array column (a list or an array)."""
-    if isinstance(rows, range):
-        return column[as_query(rows)]
-    if isinstance(column, numpy.ndarray):
-        return column[numpy.asarray(rows, dtype=numpy.intp)]
-    if isinstance(column, backend.get_array_types()):
-        return column[rows]
-    return [column[i] for i in rows]
+def compose_rows(outer: Rows, inner: Rows, length: int) -> Rows:
+    """Return the rows of a table of ``length`` rows that ``inner`` picks from ``outer``.
+
+    ``outer`` selects rows of the table; ``inner`` selects, by position, rows of that
+    selection. ``None`` on either side means every row.
+    """
+    if inner is None:
+        return outer
+    if outer is None:
+        return inner
+    if isinstance(outer, slice):
+        selected = range(length)[outer]
+        if isinstance(inner, slice):
+            return range_as_slice(selected[inner])
+        return [selected[index] for index in inner]
+    if isinstance(inner, slice):
+        return outer[inner]
+    return [outer[index] for index in inner]
+
+
+def take(column: Any, indices: Rows) -> Any:
+    """Return the selected rows of a list or array column (a list, or an array)."""
+    if indices is None:
+        return column
+    if isinstance(indices, slice):
+        return column[indices]
+    if isinstance(column, list):
+        return [column[index] for index in indices]
+    return column[list(indices)]
 
 
 def key_index(key: Any, keys: Sequence[str]) -> int:
     """Return the column index of ``key``: a key name, or an int (negative: from the end)."""
     if isinstance(key, str):
         try:
-            return keys.index(key)
+            return list(keys).index(key)
         except ValueError:
             raise KeyError(f"no column named {key!r}; the keys are {tuple(keys)}") from None
     try:
@@ -89,15 +90,20 @@ def key_index(key: Any, keys: Sequence[str]) -> int:
     return index % len(keys)
 
 
-def as_key_indices(key_indices: Any, n_keys: int) -> tuple[int, ...]:
-    """Normalize ``get_examples``'s ``key_indices`` (None means every column)."""
-    if key_indices is None:
-        return tuple(range(n_keys))
-    return tuple(key_indices)
+def compose_key_indices(outer: tuple | None, inner: tuple | None) -> tuple | None:
+    """Return the columns that ``inner`` (positions in ``outer``) picks; ``None`` is all."""
+    if inner is None:
+        return outer
+    if outer is None:
+        return inner
+    return tuple(outer[index] for index in inner)
 
 
 def pack(values: Sequence, keys: Sequence[str], mode: Any) -> Any:
-    """Present one example's column values in ``mode`` (tuple, dict or None for unary)."""
+    """Present one example's (or the table's) column values in ``mode``.
+
+    ``mode`` is ``tuple``, ``dict`` or ``None`` (unary: the single column's value).
+    """
     if mode is tuple:
         return tuple(values)
     if mode is dict:
@@ -105,12 +111,7 @@ def pack(values: Sequence, keys: Sequence[str], mode: Any) -> Any:
     return values[0]
 
 
-def concat_columns(parts: Sequence[Any]) -> Any:
-    """Concatenate pieces of one column: arrays of one type give an array, else a list."""
-    first = parts[0]
-    if all(type(part) is type(first) for part in parts) and isinstance(
-        first, backend.get_array_types()
-    ):
-        xp = backend.get_array_module(first)
-        return xp.concatenate(parts)
-    return [value for part in parts for value in part]
+def empty_columns(key_indices: tuple | None, n_keys: int) -> tuple:
+    """Return one empty list per requested column (the result of selecting no rows)."""
+    n_columns = n_keys if key_indices is None else len(key_indices)
+    return tuple([] for _ in range(n_columns))

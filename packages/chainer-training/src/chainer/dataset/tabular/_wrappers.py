@@ -13,12 +13,9 @@ from chainer.dataset.tabular.tabular_dataset import TabularDataset
 class AsMode(DelegateDataset):
     """The same table presented in another mode (``tuple`` or ``dict``).
 
-    It converts with the default :meth:`TabularDataset.convert`, since a converter of the
-    wrapped dataset expects data in that dataset's mode: apply
-    :meth:`~TabularDataset.with_converter` after changing the mode.
+    As in Chainer v7 it keeps the wrapped dataset's :meth:`convert`, which then receives
+    data in the new mode.
     """
-
-    convert = TabularDataset.convert
 
     def __init__(self, dataset: TabularDataset, mode: type) -> None:
         super().__init__(dataset)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,17 +10,28 @@ from chainer import backend
 from chainer.dataset.tabular import _util
 from chainer.dataset.tabular.tabular_dataset import TabularDataset
 
+# Unnamed columns get keys unique in the process, so that datasets made from unnamed data can
+# be joined.
+_unnamed_keys = (f"_{n}" for n in itertools.count())
+
 
 def from_data(data: Any, *, size: int | None = None) -> TabularDataset:
     """Create a TabularDataset from lists/arrays/callables.
 
     A column is a list, an array (rows along the first axis) or a callable that takes a row
-    index and returns that row's value. Columns are given as:
+    index and returns that row's value. A callable may also provide several columns: give it
+    a tuple of keys and return a tuple (in key order) or a dict from those keys. Columns are
+    given as:
 
-    * one column, or a ``(key, column)`` pair: a unary dataset (key ``'_0'`` when unnamed);
-    * a tuple of columns or of ``(key, column)`` pairs: a tuple-mode dataset (unnamed
-      columns get the keys ``'_0'``, ``'_1'``, ... by position);
-    * a dict from key to column: a dict-mode dataset.
+    * one column, or a ``(key, column)`` pair: a unary dataset (an unnamed column gets a
+      generated key, unique in the process);
+    * a ``(keys, callable)`` pair with a tuple of keys: its mode is the type the callable
+      returns (``tuple`` or ``dict``);
+    * a tuple of columns or of ``(key, column)`` / ``(keys, callable)`` pairs: a tuple-mode
+      dataset;
+    * a dict from key (or tuple of keys, for a callable) to column: a dict-mode dataset.
+
+    A list column is read as a list, an array column as an array, a callable as a list.
 
     Args:
         data: The columns, as above.
@@ -37,35 +49,103 @@ def from_data(data: Any, *, size: int | None = None) -> TabularDataset:
         (2, 4)
     """
     if isinstance(data, dict):
-        return _Columns(list(data.items()), dict, size)
-    if isinstance(data, tuple) and not _is_named_column(data):
-        named = [
-            item if _is_named_column(item) else (f"_{i}", item) for i, item in enumerate(data)
-        ]
-        return _Columns(named, tuple, size)
-    return _Columns([data if _is_named_column(data) else ("_0", data)], None, size)
+        return _Columns([_column(value, key) for key, value in data.items()], dict, size)
+    if isinstance(data, tuple) and not _is_keyed(data):
+        return _Columns([_column(item) for item in data], tuple, size)
+    column = _column(data)
+    return _Columns([column], None if len(column.keys) == 1 else _CALLABLE_MODE, size)
 
 
-def _is_named_column(item: Any) -> bool:
-    return isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
+_CALLABLE_MODE = object()  # the mode is the type the only (multi-key) callable returns
+
+
+def _is_keyed(item: Any) -> bool:
+    if not (isinstance(item, tuple) and len(item) == 2):
+        return False
+    key = item[0]
+    return isinstance(key, str) or (
+        isinstance(key, tuple) and len(key) > 0 and all(isinstance(k, str) for k in key)
+    )
+
+
+class _Column:
+    """One list, array or callable with the key(s) of the column(s) it provides."""
+
+    def __init__(self, keys: tuple[str, ...], source: Any) -> None:
+        self.keys = keys
+        self.source = source
+
+    def length(self) -> int | None:
+        return None if callable(self.source) else len(self.source)
+
+    def read(self, indices: _util.Rows, length: int) -> tuple:
+        """Return the requested rows of each of this column's keys."""
+        if not callable(self.source):
+            return (_util.take(self.source, indices),)
+        if indices is None:
+            rows: Sequence[int] = range(length)
+        elif isinstance(indices, slice):
+            rows = range(length)[indices]
+        else:
+            rows = [_util.row_index(index, length) for index in indices]
+        values = [self.source(row) for row in rows]
+        if len(self.keys) == 1:
+            return (values,)
+        return tuple([_part(value, k, key) for value in values] for k, key in enumerate(self.keys))
+
+
+def _part(value: Any, position: int, key: str) -> Any:
+    if isinstance(value, dict):
+        return value[key]
+    if isinstance(value, tuple):
+        return value[position]
+    raise TypeError(
+        f"a callable column with several keys must return a tuple or a dict, got "
+        f"{type(value).__name__}"
+    )
+
+
+def _column(item: Any, key: Any = None) -> _Column:
+    if key is None and _is_keyed(item):
+        key, item = item
+    if isinstance(key, tuple):
+        if not callable(item):
+            raise TypeError(
+                f"from_data: only a callable can provide several columns {key}, got "
+                f"{type(item).__name__}"
+            )
+        return _Column(key, item)
+    if key is None:
+        if callable(item):
+            raise ValueError("from_data: a callable column needs a key: pass (key, callable)")
+        key = next(_unnamed_keys)
+    if not isinstance(key, str):
+        raise TypeError(f"from_data: a key must be a str or a tuple of str, got {key!r}")
+    if not (callable(item) or isinstance(item, backend.get_array_types())):
+        if not isinstance(item, Sequence) or isinstance(item, (str, bytes, tuple)):
+            raise TypeError(
+                f"from_data: the column {key!r} must be a list, an array or a callable, got "
+                f"{type(item).__name__}"
+            )
+    return _Column((key,), item)
 
 
 class _Columns(TabularDataset):
-    def __init__(self, named_columns: list[tuple[str, Any]], mode: Any, size: int | None):
-        if not named_columns:
+    def __init__(self, columns: list[_Column], mode: Any, size: int | None) -> None:
+        if not columns:
             raise ValueError("from_data needs at least one column")
-        keys = [key for key, _ in named_columns]
+        keys = [key for column in columns for key in column.keys]
         for key in keys:
-            if not isinstance(key, str):
-                raise TypeError(f"from_data: a key must be a str, got {key!r}")
             if keys.count(key) > 1:
                 raise ValueError(f"from_data: the key {key!r} appears more than once")
-        for key, column in named_columns:
-            _check_column(key, column)
         self._keys = tuple(keys)
-        self._columns = [column for _, column in named_columns]
+        self._columns = columns
+        # The dataset column index of each key: (column, position among its keys).
+        self._sources = [
+            (c, k) for c, column in enumerate(columns) for k in range(len(column.keys))
+        ]
+        self._length = _common_length(columns, size)
         self._mode = mode
-        self._length = _common_length(named_columns, size)
 
     def __len__(self) -> int:
         return self._length
@@ -76,35 +156,26 @@ class _Columns(TabularDataset):
 
     @property
     def mode(self) -> Any:
+        if self._mode is _CALLABLE_MODE:
+            first = self._columns[0].source(0) if self._length > 0 else ()
+            self._mode = dict if isinstance(first, dict) else tuple
         return self._mode
 
     def get_examples(self, indices: Any, key_indices: Any) -> tuple:
-        rows = _util.as_rows(indices, self._length)
-        return tuple(
-            _read(self._columns[k], rows)
-            for k in _util.as_key_indices(key_indices, len(self._keys))
-        )
+        wanted = range(len(self._keys)) if key_indices is None else key_indices
+        read: dict[int, tuple] = {}
+        result = []
+        for key_index in wanted:
+            c, k = self._sources[key_index]
+            if c not in read:
+                read[c] = self._columns[c].read(indices, self._length)
+            result.append(read[c][k])
+        return tuple(result)
 
 
-def _read(column: Any, rows: _util.Rows) -> Any:
-    if callable(column):
-        return [column(row) for row in rows]
-    return _util.take(column, rows)
-
-
-def _check_column(key: str, column: Any) -> None:
-    if callable(column) or isinstance(column, backend.get_array_types()):
-        return
-    if isinstance(column, Sequence) and not isinstance(column, (str, bytes, tuple)):
-        return
-    raise TypeError(
-        f"from_data: the column {key!r} must be a list, an array or a callable, got "
-        f"{type(column).__name__}"
-    )
-
-
-def _common_length(named_columns: list[tuple[str, Any]], size: int | None) -> int:
-    lengths = {key: len(column) for key, column in named_columns if not callable(column)}
+def _common_length(columns: list[_Column], size: int | None) -> int:
+    lengths = {column.keys[0]: column.length() for column in columns}
+    lengths = {key: length for key, length in lengths.items() if length is not None}
     if size is not None:
         lengths = {"size": size, **lengths}
     if not lengths:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy
@@ -22,16 +22,17 @@ class TabularDataset(DatasetMixin):
 
     A subclass implements ``__len__``, :attr:`keys`, :attr:`mode` and :meth:`get_examples`,
     which reads many rows and columns at once. On that base this class provides indexing,
-    :meth:`fetch` (the whole table as arrays) and lazy operations that return new tabular
-    datasets: :attr:`slice`, :meth:`concat`, :meth:`join`, :meth:`transform`,
-    :meth:`transform_batch`, :meth:`astuple`, :meth:`asdict` and :meth:`with_converter`.
+    :meth:`fetch` (the whole table), :meth:`convert` (columns to arrays) and lazy operations
+    that return new tabular datasets: :attr:`slice`, :meth:`concat`, :meth:`join`,
+    :meth:`transform`, :meth:`transform_batch`, :meth:`astuple`, :meth:`asdict` and
+    :meth:`with_converter`.
 
     Example:
         >>> from chainer.dataset import tabular
         >>> table = tabular.from_data({'x': numpy.arange(6), 'y': numpy.arange(6) ** 2})
         >>> table[2]
         {'x': 2, 'y': 4}
-        >>> table.slice[1:3, 'y'].fetch()
+        >>> table.convert(table.slice[1:3, 'y'].fetch())
         array([1, 4])
     """
 
@@ -53,8 +54,9 @@ class TabularDataset(DatasetMixin):
         """Return a part of the table, column by column.
 
         Args:
-            indices: The rows: ``None`` (every row), a slice, or a sequence of ints.
-            key_indices: The columns: ``None`` (every column) or a tuple of column indices.
+            indices: The rows: ``None`` (every row), a slice, or a list of ints.
+            key_indices: The columns: ``None`` (every column) or a tuple of column indices
+                (in the requested order, possibly repeated).
 
         Returns:
             A tuple with one list or array per requested column, holding the requested rows.
@@ -65,26 +67,27 @@ class TabularDataset(DatasetMixin):
     def slice(self) -> Any:
         """Lazy row and column selection: ``dataset.slice[rows]`` or ``dataset.slice[rows, keys]``.
 
-        ``rows`` is a slice, a sequence of ints or a sequence of bools (a mask of
-        ``len(dataset)`` entries); ``keys`` is a key or column index (the result is unary) or
-        a tuple of them (the result keeps the mode, unary becoming tuple). The result is a
-        :class:`TabularDataset` that reads through to this one.
+        ``rows`` is a slice, a sequence of ints (negative ones count from the end) or a
+        sequence of bools (a mask with one entry per row); ``keys`` is a key or column index
+        (the result is unary) or a tuple of them (the result keeps the mode, unary becoming
+        tuple). The result is a :class:`TabularDataset` that reads through to this one and
+        converts with this dataset's :meth:`convert`.
         """
         from chainer.dataset.tabular._slice import SliceHelper
 
         return SliceHelper(self)
 
     def fetch(self) -> Any:
-        """Return the whole table, each column converted by :meth:`convert`.
+        """Return the whole table as it comes from :meth:`get_examples` (no conversion).
 
         Returns:
-            A tuple, dict or single column (following :attr:`mode`) of arrays.
+            A tuple, dict or single column (following :attr:`mode`) of the columns, lists or
+            arrays as :meth:`get_examples` gives them; pass it to :meth:`convert` for arrays.
         """
-        columns = self.get_examples(None, None)
-        return self.convert(_util.pack(columns, self.keys, self.mode))
+        return _util.pack(self.get_examples(None, None), self.keys, self.mode)
 
     def convert(self, data: Any) -> Any:
-        """Convert fetched columns; by default each column becomes an array.
+        """Convert fetched columns (e.g. ``convert(fetch())``); by default to arrays.
 
         Args:
             data: A tuple, dict or single column (following :attr:`mode`) of lists or arrays.
@@ -151,7 +154,7 @@ class TabularDataset(DatasetMixin):
         return TransformBatch(self, keys, transform_batch)
 
     def with_converter(self, converter: Callable) -> TabularDataset:
-        """Return a view whose :meth:`convert` (used by :meth:`fetch`) calls ``converter``.
+        """Return a view whose :meth:`convert` calls ``converter``.
 
         The converter receives the fetched columns as positional arguments (tuple mode),
         keyword arguments (dict mode) or one argument (unary mode).
@@ -161,9 +164,16 @@ class TabularDataset(DatasetMixin):
         return WithConverter(self, converter)
 
     def get_example(self, i: int) -> Any:
-        """Return row ``i`` as a tuple, dict or single value (following :attr:`mode`)."""
+        """Return row ``i`` as a tuple, dict or single value (following :attr:`mode`).
+
+        It reads the row with ``get_examples([i], None)``.
+        """
         columns = self.get_examples([i], None)
         return _util.pack([column[0] for column in columns], self.keys, self.mode)
+
+    def __iter__(self) -> Iterator[Any]:
+        """Iterate over the rows, each presented as :meth:`get_example` does."""
+        return (self.get_example(i) for i in range(len(self)))
 
 
 def _as_array(column: Any) -> Any:

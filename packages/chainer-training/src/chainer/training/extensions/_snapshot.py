@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy
@@ -78,8 +78,9 @@ def _natural_key(name: str) -> list:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
-def _find_snapshot_files(filename: str, outdir: str) -> list[str]:
-    """The complete snapshot files of the ``filename`` template, oldest first.
+def _find_snapshot_files(filename: str, outdir: str) -> list[tuple[float, str]]:
+    """The complete snapshot files of the ``filename`` template as ``(mtime, name)``, oldest
+    first.
 
     Files are ordered by modification time, then by name with numbers compared as numbers.
     Temporary files of unfinished writes are skipped: their names start with a dot.
@@ -95,7 +96,20 @@ def _find_snapshot_files(filename: str, outdir: str) -> list[str]:
             continue
         if pattern.fullmatch(name) and os.path.isfile(path):
             found.append((os.stat(path).st_mtime_ns, _natural_key(name), name))
-    return [name for _, _, name in sorted(found)]
+    return [(mtime / 1e9, name) for mtime, _, name in sorted(found)]
+
+
+def _find_latest_snapshot(filename: str, outdir: str) -> str | None:
+    """The name of the newest complete snapshot file, or ``None`` when there is none."""
+    found = _find_snapshot_files(filename, outdir)
+    return found[-1][1] if found else None
+
+
+def _find_stale_snapshots(filename: str, outdir: str, n_retains: int) -> Iterator[str]:
+    """The names of the snapshot files beyond the newest ``n_retains``, oldest first."""
+    found = _find_snapshot_files(filename, outdir)
+    for _, name in found[: max(len(found) - n_retains, 0)]:
+        yield name
 
 
 class _Snapshot(extension.Extension):
@@ -134,9 +148,9 @@ class _Snapshot(extension.Extension):
         target = trainer if self._target is None else self._target
         outdir = os.fspath(trainer.out)
         if self.autoload:
-            existing = _find_snapshot_files(self.filename, outdir)
-            if existing:
-                serializers.load_npz(os.path.join(outdir, existing[-1]), target)
+            latest = _find_latest_snapshot(self.filename, outdir)
+            if latest is not None:
+                serializers.load_npz(os.path.join(outdir, latest), target)
         # Writers of this module run the hook once snapshots are complete; another writer
         # keeps every file.
         add_hook = getattr(self.writer, "_add_cleanup_hook", None)
@@ -145,8 +159,7 @@ class _Snapshot(extension.Extension):
             add_hook(lambda: self._remove_stale(outdir))
 
     def _remove_stale(self, outdir: str) -> None:
-        existing = _find_snapshot_files(self.filename, outdir)
-        for name in existing[: max(len(existing) - self.n_retains, 0)]:
+        for name in _find_stale_snapshots(self.filename, outdir, self.n_retains):
             os.remove(os.path.join(outdir, name))
 
     def on_error(self, trainer: Any, exc: BaseException, tb: Any) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,14 +16,33 @@ from chainer.utils import argument
 from chainer.variable import Variable
 
 
+def is_graphviz_available() -> bool:
+    """Whether Graphviz's ``dot`` command is on the ``PATH`` (to render graphs as images)."""
+    return shutil.which("dot") is not None
+
+
+def _render_png(dot_path: str) -> None:
+    png_path = os.path.splitext(dot_path)[0] + ".png"
+    with atomic_write(png_path) as path:
+        result = subprocess.run(
+            ["dot", "-Tpng", dot_path, "-o", path], capture_output=True, text=True, check=False
+        )
+        if result.returncode != 0:
+            raise RuntimeError(
+                f"DumpGraph: dot could not render {dot_path} (exit code {result.returncode}): "
+                f"{result.stderr.strip()}"
+            )
+
+
 class DumpGraph(extension.Extension):
     """Trainer extension to dump a computational graph.
 
     At the first iteration it writes the graph behind the observed variable ``root_name``
-    (``'main/loss'``, ...) in the DOT language to ``<trainer.out>/<filename>``; render it with
-    ``dot -Tpng cg.dot -o cg.png``. Reported variables normally drop their graph, so the
-    extension turns ``chainer.config.keep_graph_on_report`` on when the training starts and
-    restores it once the graph is written.
+    (``'main/loss'``, ...) in the DOT language to ``<trainer.out>/<filename>``. When Graphviz's
+    ``dot`` command is installed (:func:`is_graphviz_available`) it also renders the graph to
+    a PNG image beside it (``cg.dot`` gives ``cg.png``). Reported variables normally drop
+    their graph, so the extension turns ``chainer.config.keep_graph_on_report`` on when the
+    training starts and restores it once the graph is written.
 
     Args:
         root_name: Key of the observed variable whose graph is dumped.
@@ -78,9 +99,12 @@ class DumpGraph(extension.Extension):
                 variable_style=self._variable_style,
                 function_style=self._function_style,
             )
-            with atomic_write(os.path.join(trainer.out, self._filename)) as path:
+            dot_path = os.path.join(trainer.out, self._filename)
+            with atomic_write(dot_path) as path:
                 with open(path, "w", encoding="utf-8") as stream:
                     stream.write(graph.dump())
+            if is_graphviz_available():
+                _render_png(dot_path)
         finally:
             if self._original_flag is not None:
                 config.keep_graph_on_report = self._original_flag

@@ -29,7 +29,8 @@ class Evaluator(extension.Extension):
     Args:
         iterator: The validation iterator (with ``repeat=False``), or a dict of them with a
             ``'main'`` entry.
-        target: The link to evaluate, or a dict of links with a ``'main'`` entry.
+        target: The link to evaluate, or a dict of links (with a ``'main'`` entry unless
+            ``eval_func`` is given; it may then be empty).
         converter: Converter from a list of examples to arrays.
         device: Device to which the batches are sent.
         eval_hook: Called with the evaluator at the start of every evaluation.
@@ -64,7 +65,7 @@ class Evaluator(extension.Extension):
     ) -> None:
         (progress_bar,) = argument.parse_kwargs(kwargs, ("progress_bar", False))
         self._iterators = _batch.as_named(iterator, "iterators")
-        self._targets = _batch.as_named(target, "targets")
+        self._targets = dict(target) if isinstance(target, dict) else {"main": target}
         self.converter = converter
         self.device = None if device is None else backend.get_device(device)
         self.eval_hook = eval_hook
@@ -119,7 +120,12 @@ class Evaluator(extension.Extension):
         up by :meth:`__call__`.
         """
         iterator = self._iterators["main"]
-        eval_func = self.eval_func or self._targets["main"]
+        eval_func = self.eval_func or self._targets.get("main")
+        if eval_func is None:
+            raise KeyError(
+                "Evaluator needs an eval_func or a 'main' target to evaluate, got the targets "
+                f"{sorted(self._targets)}"
+            )
         if self.eval_hook:
             self.eval_hook(self)
         if hasattr(iterator, "reset"):

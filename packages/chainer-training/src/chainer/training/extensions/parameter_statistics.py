@@ -21,10 +21,12 @@ class ParameterStatistics(extension.Extension):
     At every call it computes each statistic of each parameter's data and gradient (as a flat
     array) and accumulates it; when ``trigger`` fires it reports the means over the interval
     and starts a new one. Keys follow :attr:`report_key_template`, e.g.
-    ``'predictor/l1/W/data/mean'``: ``link_name`` is the link's name (empty for a root link)
-    and ``param_name`` the parameter's path below it. A statistic returning several values
+    ``'predictor/l1/W/data/mean'``: ``link_name`` is the link's name (``'None'`` for a root
+    link, as in Chainer v7: ``'None/W/data/mean'``) and ``param_name`` the parameter's path
+    below it. A statistic returning several values
     (``'percentile'``) is reported as ``.../percentile/0``, ``.../percentile/1``, ...
-    Uninitialized parameters and missing gradients are skipped.
+    Uninitialized parameters are skipped; a missing gradient (before the first backward, after
+    ``cleargrads``) counts as an array of NaN, as Chainer v7's gradients start as NaN.
 
     Args:
         links: A link or a list of links whose parameters are summarized.
@@ -95,14 +97,12 @@ class ParameterStatistics(extension.Extension):
         statistics = {}
         prefix = f"{self._prefix}/" if self._prefix else ""
         for link in self._links:
-            link_name = link.name or ""
+            link_name = str(link.name)
             for param_name, param in link.namedparams(include_uninit=False):
-                if not link_name:
-                    param_name = param_name.lstrip("/")
                 for attr_name in self._attrs:
                     array = getattr(param, attr_name)
                     if array is None:
-                        continue
+                        array = param.xp.full(param.shape, numpy.nan, param.dtype)
                     flat = array.ravel()
                     has_nan = self._skip_nan_params and bool(_xp(flat).isnan(flat).any())
                     for function_name, function in self._statistics.items():

@@ -71,7 +71,7 @@ class PrintReport(extension.Extension):
                 out.write(_ERASE_TO_END_OF_SCREEN)
             out.write(self._row(log[self._log_len]))
             self._log_len += 1
-        out.flush()
+        util.flush(out)
 
     def _row(self, observation: dict) -> str:
         cells = []

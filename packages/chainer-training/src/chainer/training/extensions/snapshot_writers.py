@@ -118,11 +118,12 @@ class _ThreadJob(threading.Thread):
 def _join(worker: Any, what: str) -> None:
     """Join a thread or process started by a writer; raise if its work failed."""
     worker.join()
+    # A worker from an overridden create_worker may be any object with start() and join().
     error = getattr(worker, "error", None)
-    if error is not None:
+    if isinstance(error, BaseException):
         raise RuntimeError(f"{what} failed in a background thread: {error!r}") from error
     exitcode = getattr(worker, "exitcode", None)
-    if exitcode:
+    if isinstance(exitcode, int) and exitcode != 0:
         raise RuntimeError(f"{what} failed in a background process (exit code {exitcode})")
 
 
@@ -207,8 +208,8 @@ def _consume_queue(task_queue: Any) -> None:
         try:
             if item is None:
                 break
-            task, filename, outdir, target = item
-            task(filename, outdir, target)
+            # (task, filename, outdir, target), indexed as v7 does so any sequence works
+            item[0](item[1], item[2], item[3])
         except Exception:
             failures += 1
             traceback.print_exc()

@@ -28,6 +28,13 @@ def isatty(out: Any) -> bool:
         return False
 
 
+def flush(out: Any) -> None:
+    """Flush ``out`` if it can be flushed (a stream may only implement ``write``)."""
+    flush_stream = getattr(out, "flush", None)
+    if flush_stream is not None:
+        flush_stream()
+
+
 def format_bar(fraction: float, length: int) -> str:
     """Return ``'[####......]'`` with ``length`` cells, ``fraction`` of them filled."""
     filled = min(max(int(fraction * length), 0), length)
@@ -87,13 +94,13 @@ class ProgressBar:
         else:
             self._out.write(line + "\n")
         self._last_line = line
-        self._out.flush()
+        flush(self._out)
 
     def close(self) -> None:
         """On a terminal, move past the last status so that it stays visible."""
         if self._terminal and self._last_line is not None:
             self._out.write(self._last_line + _ERASE_TO_END_OF_LINE + "\n")
-            self._out.flush()
+            flush(self._out)
         self._last_line = None
 
 

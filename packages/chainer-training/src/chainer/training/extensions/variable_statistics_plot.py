@@ -19,35 +19,82 @@ _COLOR = "#1f77b4"  # matplotlib's first default color
 _BAND_ALPHA = 0.2
 
 
-class _Reservoir:
-    """A uniform random sample of at most ``size`` of the rows added so far.
+class Reservoir:
+    """A uniform random sample of at most ``size`` of the arrays added so far.
 
-    It draws from its own generator, so sampling never disturbs NumPy's global random state
-    (which a reproducible training may depend on).
+    Reservoir sampling: every added array has the same chance to be in the sample, whatever
+    the number added. It draws from its own generator, so sampling never disturbs NumPy's
+    global random state (which a reproducible training may depend on).
+
+    Args:
+        size: The most arrays kept.
+        data_shape: The shape of each added array.
+        dtype: The dtype the arrays are stored in.
     """
 
-    def __init__(self, size: int, row_shape: tuple[int, ...]) -> None:
+    def __init__(self, size: int, data_shape: tuple[int, ...], dtype: Any = numpy.float32) -> None:
         self.size = size
-        self.rows = numpy.zeros((size, *row_shape), dtype=numpy.float32)
-        self.indices = numpy.zeros(size, dtype=numpy.int64)
+        self.data = numpy.zeros((size, *data_shape), dtype=dtype)
+        self.idxs = numpy.zeros(size, dtype=numpy.int64)
         self.counter = 0
         self._random = numpy.random.default_rng(0)
 
-    def add(self, row: numpy.ndarray, index: int) -> None:
+    def add(self, x: Any, idx: int | None = None) -> None:
+        """Offer ``x`` to the sample, labelled ``idx`` (by default: how many came before)."""
+        if idx is None:
+            idx = self.counter
         if self.counter < self.size:
             slot = self.counter
         else:
             slot = int(self._random.integers(self.counter + 1))
         if slot < self.size:
-            self.rows[slot] = row
-            self.indices[slot] = index
+            self.data[slot] = x
+            self.idxs[slot] = idx
         self.counter += 1
 
     def get_data(self) -> tuple[numpy.ndarray, numpy.ndarray]:
-        """Return the sampled indices in increasing order and their rows."""
+        """Return the labels of the sampled arrays in increasing order, and the arrays."""
         count = min(self.counter, self.size)
-        order = numpy.argsort(self.indices[:count], kind="stable")
-        return self.indices[:count][order], self.rows[:count][order]
+        order = numpy.argsort(self.idxs[:count], kind="stable")
+        return self.idxs[:count][order], self.data[:count][order]
+
+
+class Statistician:
+    """Computes the mean, the standard deviation and percentiles of an array.
+
+    Args:
+        collect_mean: Compute the mean (key ``'mean'``).
+        collect_std: Compute the standard deviation (key ``'std'``).
+        percentile_sigmas: The percentiles to compute (key ``'percentile'``); ``None`` or
+            ``()`` for none.
+    """
+
+    def __init__(
+        self, collect_mean: bool, collect_std: bool, percentile_sigmas: Sequence[float] | None
+    ) -> None:
+        self.collect_mean = collect_mean
+        self.collect_std = collect_std
+        self.percentile_sigmas = percentile_sigmas
+
+    def __call__(
+        self, x: Any, axis: int | tuple[int, ...] | None = 0, dtype: Any = None, xp: Any = None
+    ) -> dict[str, Any]:
+        """Return the statistics of ``x`` along ``axis`` (``None``: all axes) as a dict.
+
+        Each value has the dtype ``dtype`` (that of ``x`` when ``None``).
+        """
+        xp = backend.get_array_module(x) if xp is None else xp
+        dtype = x.dtype if dtype is None else numpy.dtype(dtype)
+        if axis is None:
+            axis = tuple(range(x.ndim))
+        stats = {}
+        if self.collect_mean:
+            stats["mean"] = xp.mean(x, axis=axis)
+        if self.collect_std:
+            stats["std"] = xp.std(x, axis=axis)
+        if self.percentile_sigmas is not None and len(self.percentile_sigmas) > 0:
+            stats["percentile"] = xp.percentile(x, self.percentile_sigmas, axis=axis)
+        return {key: xp.asarray(value).astype(dtype, copy=False) for key, value in stats.items()}
 
 
 def _check_targets(targets: Any) -> list:
@@ -153,8 +200,9 @@ class VariableStatisticsPlot(extension.Extension):
         self._figsize = figsize
         self._marker = marker
         self._grid = grid
+        self._statistician = Statistician(plot_mean, plot_std, self._percentiles)
         n_stats = int(plot_mean) + int(plot_std) + len(self._percentiles)
-        self._samples = _Reservoir(max_sample_size, (len(self._keys), n_stats))
+        self._samples = Reservoir(max_sample_size, (len(self._keys), n_stats))
 
     @staticmethod
     def available() -> bool:
@@ -164,16 +212,12 @@ class VariableStatisticsPlot(extension.Extension):
     def _statistics(self, attribute: str) -> numpy.ndarray:
         arrays = [getattr(v, attribute) for v in _variables(self._targets)]
         arrays = [backend.CpuDevice().send(a).ravel() for a in arrays if a is not None]
-        stats = []
         if not arrays:  # no gradient yet
-            return numpy.full(self._samples.rows.shape[-1], numpy.nan, dtype=numpy.float32)
+            return numpy.full(self._samples.data.shape[-1], numpy.nan, dtype=numpy.float32)
         values = numpy.concatenate(arrays).astype(numpy.float64)
-        if self._plot_mean:
-            stats.append(values.mean())
-        if self._plot_std:
-            stats.append(values.std())
-        stats.extend(numpy.percentile(values, self._percentiles))
-        return numpy.asarray(stats, dtype=numpy.float32)
+        stats = self._statistician(values, axis=None, dtype=numpy.float64)
+        parts = [numpy.ravel(stats[key]) for key in ("mean", "std", "percentile") if key in stats]
+        return numpy.concatenate(parts).astype(numpy.float32)
 
     def __call__(self, trainer: Any) -> None:
         """Record the current statistics; when the trigger fires, redraw the plot."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,4 +52,11 @@ class ManualScheduleTrigger:
     def serialize(self, serializer: Any) -> None:
         """Save or load the position at the previous call and :attr:`finished`."""
         self._position.serialize(serializer)
-        self.finished = bool(serializer("finished", self.finished))
+        try:
+            self.finished = bool(serializer("finished", self.finished))
+        except KeyError:  # saved by an old Chainer: the next call works it out
+            warnings.warn(
+                "The finished flag of ManualScheduleTrigger is not saved; it is set again at "
+                "the next call from the current position.",
+                stacklevel=2,
+            )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 
@@ -36,4 +37,12 @@ class OnceTrigger:
 
     def serialize(self, serializer: Any) -> None:
         """Save or load whether the first call happened."""
-        self._flag_first = bool(serializer("_flag_first", self._flag_first))
+        try:
+            self._flag_first = bool(serializer("_flag_first", self._flag_first))
+        except KeyError:  # saved by an old Chainer, which stored nothing
+            warnings.warn(
+                "The first-call flag of OnceTrigger is not saved; it is assumed that the first "
+                "call happened before the snapshot.",
+                stacklevel=2,
+            )
+            self._flag_first = False

@@ -19,7 +19,8 @@ from chainer import backend
 from chainer.backends import cuda
 
 
-def _params(model: Any) -> list:
+def params_in_order(model: Any) -> list:
+    """The parameters of ``model`` in an order that is the same in every process."""
     # namedparams() visits links in a fixed order, the same in every process.
     return [param for _, param in sorted(model.namedparams(), key=lambda item: item[0])]
 
@@ -58,7 +59,7 @@ class PipeExchange:
 
     def reduce_grads(self, model: Any) -> None:
         """Master: add every worker's gradients to the model's. Worker: send its gradients."""
-        params = _params(model)
+        params = params_in_order(model)
         if not self._is_master:
             self._pipes[0].send(("grads", [_to_host(p.grad) for p in params]))
             return
@@ -75,7 +76,7 @@ class PipeExchange:
 
     def bcast_params(self, model: Any) -> None:
         """Master: send the parameters. Worker: receive them into its model."""
-        params = _params(model)
+        params = params_in_order(model)
         if self._is_master:
             arrays = [_to_host(p.array) for p in params]
             for pipe in self._pipes:
@@ -126,11 +127,8 @@ class NcclExchange:
 
     def reduce_grads(self, model: Any) -> None:
         """Sum the gradients of every process into the master's (rank 0)."""
-        params = _params(model)
-        xp = cuda.cupy
-        flat = xp.concatenate(
-            [p.grad.ravel() if p.grad is not None else xp.zeros(p.size, p.dtype) for p in params]
-        )
+        params = params_in_order(model)
+        flat = flatten(params, "grad")
         stream = cuda.Stream.null.ptr
         self._comm.reduce(
             flat.data.ptr,
@@ -141,19 +139,34 @@ class NcclExchange:
             0,
             stream,
         )
-        _unflatten(flat, params, "grad")
+        unflatten(flat, params, "grad")
 
     def bcast_params(self, model: Any) -> None:
         """Copy the master's parameters to every process."""
-        params = _params(model)
-        flat = cuda.cupy.concatenate([p.array.ravel() for p in params])
+        params = params_in_order(model)
+        flat = flatten(params, "array")
         self._comm.bcast(
             flat.data.ptr, flat.size, self._dtype(flat.dtype), 0, cuda.Stream.null.ptr
         )
-        _unflatten(flat, params, "array")
+        unflatten(flat, params, "array")
 
 
-def _unflatten(flat: Any, params: list, attribute: str) -> None:
+def flatten(params: list, attribute: str) -> Any:
+    """Concatenate the ``attribute`` (``'array'`` or ``'grad'``) of GPU ``params`` into one
+    flat CuPy array; a missing gradient counts as zeros."""
+    xp = cuda.cupy
+    return xp.concatenate(
+        [
+            getattr(p, attribute).ravel()
+            if getattr(p, attribute) is not None
+            else xp.zeros(p.size, p.dtype)
+            for p in params
+        ]
+    )
+
+
+def unflatten(flat: Any, params: list, attribute: str) -> None:
+    """Copy consecutive chunks of ``flat`` into the ``attribute`` of each of ``params``."""
     offset = 0
     for param in params:
         size = param.size

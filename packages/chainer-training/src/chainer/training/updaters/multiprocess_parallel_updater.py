@@ -182,6 +182,45 @@ class MultiprocessParallelUpdater(StandardUpdater):
         super().finalize()
 
 
+def gather_grads(link: Any) -> Any:
+    """Return the gradients of ``link``'s parameters as one flat CuPy array.
+
+    The parameters are taken in the order of their sorted names (the same in every process);
+    a missing gradient counts as zeros. :func:`scatter_grads` is the inverse.
+
+    Raises:
+        RuntimeError: ``link`` is not on a CUDA GPU.
+    """
+    _check_on_gpu(link, "gather_grads")
+    return _gradient_exchange.flatten(_gradient_exchange.params_in_order(link), "grad")
+
+
+def gather_params(link: Any) -> Any:
+    """Return the values of ``link``'s parameters as one flat CuPy array (see
+    :func:`gather_grads`); :func:`scatter_params` is the inverse.
+
+    Raises:
+        RuntimeError: ``link`` is not on a CUDA GPU.
+    """
+    _check_on_gpu(link, "gather_params")
+    return _gradient_exchange.flatten(_gradient_exchange.params_in_order(link), "array")
+
+
+def scatter_grads(link: Any, array: Any) -> None:
+    """Copy the flat ``array`` made by :func:`gather_grads` into ``link``'s gradients."""
+    _gradient_exchange.unflatten(array, _gradient_exchange.params_in_order(link), "grad")
+
+
+def scatter_params(link: Any, array: Any) -> None:
+    """Copy the flat ``array`` made by :func:`gather_params` into ``link``'s parameters."""
+    _gradient_exchange.unflatten(array, _gradient_exchange.params_in_order(link), "array")
+
+
+def _check_on_gpu(link: Any, what: str) -> None:
+    if not isinstance(link.device, cuda.GpuDevice):
+        raise RuntimeError(f"{what} works only on a CUDA GPU, but the link is on {link.device}")
+
+
 def _device_list(devices: Any) -> list:
     if isinstance(devices, dict):
         if "main" not in devices:
