@@ -25,9 +25,6 @@ OPTIONAL_DISTRIBUTIONS = {
 NOT_YET_BUILT = {
     "chainer.exporters": "Caffe import/export not built yet (issue 24)",
     "chainer.exporters.caffe": "Caffe import/export not built yet (issue 24)",
-    "chainer.graph_optimizations": "static_graph: not built yet",
-    "chainer.graph_optimizations.static_graph": "static_graph: not built yet",
-    "chainer.graph_optimizations.static_graph_utilities": "static_graph: not built yet",
     "chainer.links.caffe": "Caffe import/export not built yet (issue 24)",
     "chainer.links.caffe.caffe_function": "Caffe import/export not built yet (issue 24)",
     "chainer.links.caffe.protobuf3": "Caffe import/export not built yet (issue 24)",
