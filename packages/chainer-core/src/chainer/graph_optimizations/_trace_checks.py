@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import _variable_checks
 from chainer.variable import Variable
 
@@ -55,6 +57,24 @@ def flatten_arguments(obj, leaves: list, path: str):
         f"static_graph: {path} is a {type(obj).__name__}; a static chain takes Variables and "
         "arrays (alone or in lists/tuples) and constants (None, bool, int, float, str)"
     )
+
+
+def flatten_call_arguments(args: tuple, kwargs: dict, leaves: list):
+    """``flatten_arguments((args, kwargs), leaves, "arguments")``, faster for the common
+    call with positional NumPy arrays and Variables only."""
+    if not kwargs:
+        signature = []
+        for arg in args:
+            if type(arg) is numpy.ndarray:
+                signature.append(("A", arg.shape, arg.dtype))
+            elif type(arg) is Variable and type(arg._array) is numpy.ndarray:
+                signature.append(("V", arg.shape, arg.dtype, arg.requires_grad))
+            else:
+                break
+        else:
+            leaves.extend(args)
+            return ("tuple", (("tuple", tuple(signature)), ("dict", ())))
+    return flatten_arguments((args, kwargs), leaves, "arguments")
 
 
 def substitute(obj, replacements):

@@ -87,26 +87,28 @@ class StaticSchedule:
         for y, gy in zip(self.outputs, grad_outputs):
             if gy is not None:
                 _accumulate(grads, y, gy.array)
-        # The recorded functions checked their inputs on the first call; shapes are static.
-        with using_config("type_check", False):
-            for step in self._backward_steps:
-                gys = [grads.pop(id(y), None) for y in step.outputs]
-                if all(g is None for g in gys):
-                    continue
-                key = (id(step), tuple([g is None for g in gys]))
-                program = self._programs.get(key)
-                if program is None:
-                    gxs, self._programs[key] = _backward_program.record(
-                        step.node, step.grad_targets, gys, self._static_ids
-                    )
-                elif program is _backward_program.UNSAFE:
-                    gxs = _backward_on_variables(step, gys)
-                else:
-                    gxs = program.run(gys)
-                args = step.args[0]
-                for index, gx in zip(step.grad_targets, gxs):
-                    if gx is not None:
-                        _accumulate(grads, args[index], gx)
+        programs = self._programs
+        for step in self._backward_steps:
+            gys = [grads.pop(id(y), None) for y in step.outputs]
+            missing = tuple([g is None for g in gys])
+            if all(missing):
+                continue
+            key = (id(step), missing)
+            program = programs.get(key)
+            if program is None:
+                gxs, programs[key] = _backward_program.record(
+                    step.node, step.grad_targets, gys, self._static_ids
+                )
+            elif program is _backward_program.UNSAFE:
+                gxs = _backward_on_variables(step, gys)
+            else:
+                gxs = program.run(gys)
+            args = step.args[0]
+            for index, gx in zip(step.grad_targets, gxs):
+                if gx is not None:
+                    key = id(args[index])
+                    old = grads.get(key)
+                    grads[key] = gx if old is None else old + gx
         new_variable = _variable._new_variable
         sources = (*self.input_buffers, *(p.array for p in self.params))
         result = []
@@ -119,7 +121,9 @@ class StaticSchedule:
 def _backward_on_variables(step: ScheduleInfo, grads: list) -> list:
     new_variable = _variable._new_variable
     gys = tuple([None if g is None else new_variable(g, False) for g in grads])
-    gxs = step.node._backward_target(step.grad_targets, gys)
+    # The function checked its inputs on the first call; shapes are static.
+    with using_config("type_check", False):
+        gxs = step.node._backward_target(step.grad_targets, gys)
     return [None if gx is None else gx.array for gx in gxs]
 
 
@@ -319,7 +323,7 @@ def _manager_of(chain, options: dict) -> ScheduleManager:
 
 def _call(chain, func: Callable, options: dict, args: tuple, kwargs: dict):
     leaves: list = []
-    signature = _trace_checks.flatten_arguments((args, kwargs), leaves, "arguments")
+    signature = _trace_checks.flatten_call_arguments(args, kwargs, leaves)
     key = (func, bool(config.train), bool(config.enable_backprop), signature)
     manager = _manager_of(chain, options)
     schedule = manager.get_schedule(key)
