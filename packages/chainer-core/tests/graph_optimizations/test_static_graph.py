@@ -5,7 +5,6 @@ import pytest
 
 import chainer
 from chainer import gradient_check, static_code, static_graph
-from chainer.graph_optimizations.static_graph import ScheduleManager
 
 
 class Tanh(chainer.FunctionNode):
@@ -345,13 +344,28 @@ def test_arguments_must_be_variables_arrays_or_constants():
         static_graph(verbose=True)
 
 
-def test_schedule_manager_copies_start_empty():
+@pytest.mark.parametrize("how", ["copy", "share", "deepcopy", "pickle"])
+def test_copies_of_a_used_chain_record_their_own_schedules(how):
     import copy
+    import pickle
 
-    manager = ScheduleManager(minimize_cache_size=False, verbosity_level=1)
-    manager.schedules[("k",)] = []
-    clone = copy.deepcopy(manager)
-    assert clone.schedules == {} and clone.verbosity_level == 1
+    net = StaticNet()
+    x = numpy.ones((1, 3))
+    net(x)
+    if how == "deepcopy":
+        clone = copy.deepcopy(net)
+    elif how == "pickle":
+        clone = pickle.loads(pickle.dumps(net))
+    else:
+        clone = net.copy(mode=how)
+    if how != "share":
+        clone.W2.array[...] = 0.0
+    with chainer.no_backprop_mode():
+        y = clone(x)
+    expected = numpy.tanh(x @ clone.W1.array + clone.b1.array) @ clone.W2.array * 2.0
+    numpy.testing.assert_allclose(y.array, expected)
+    assert clone.schedule_manager is not net.schedule_manager
+    assert clone.static_schedule is not net.static_schedule
 
 
 def test_top_level_names():

@@ -58,6 +58,10 @@ class StaticSchedule:
         names = ", ".join(step.func_name for step in self.steps)
         return f"<StaticSchedule of {len(self.steps)} steps: {names}>"
 
+    def __reduce__(self):
+        # Copies and pickles of a chain record their own schedules (see ScheduleManager).
+        return (_no_schedule, ())
+
     def is_empty(self) -> bool:
         return not self.steps
 
@@ -116,6 +120,10 @@ class StaticSchedule:
             g = grads.get(id(sources[index]))
             result.append(None if g is None else new_variable(g, False))
         return tuple(result)
+
+
+def _no_schedule() -> None:
+    return None
 
 
 def _backward_on_variables(step: ScheduleInfo, grads: list) -> list:
@@ -198,9 +206,9 @@ class ScheduleManager:
         self.schedules: dict[tuple, list[StaticSchedule]] = {}
         self._last_key = None
 
-    def __deepcopy__(self, memo) -> ScheduleManager:
-        # A copied chain has its own parameters: it records its own schedules.
-        return ScheduleManager(self.minimize_cache_size, self.verbosity_level)
+    def __reduce__(self):
+        # A copied or unpickled chain has its own parameters: it records its own schedules.
+        return (ScheduleManager, (self.minimize_cache_size, self.verbosity_level))
 
     def get_schedule(self, key: tuple) -> StaticSchedule | None:
         """A free, current schedule recorded for ``key``, or ``None`` (record a new one)."""
@@ -310,14 +318,13 @@ def _decorate(func: Callable, options: dict) -> Callable:
 
 def _manager_of(chain, options: dict) -> ScheduleManager:
     manager = chain.__dict__.get("schedule_manager")
-    owner = chain.__dict__.get("_static_graph_owner")
-    if manager is None or owner is None or owner() is not chain:
-        # Missing, or inherited by a shallow copy of the chain: record anew.
+    if manager is None or chain.__dict__.get("_static_graph_owner") != id(chain):
+        # Missing, or inherited by a (shallow) copy of the chain: record anew.
         manager = ScheduleManager(
             options.get("minimize_cache_size", False), options.get("verbosity_level", 0)
         )
         chain.schedule_manager = manager
-        chain._static_graph_owner = weakref.ref(chain)
+        chain._static_graph_owner = id(chain)
     return manager
 
 
