@@ -155,9 +155,16 @@ class CheckedTrace:
     """
 
     def __init__(
-        self, chain, steps: list, input_buffers: list, requires_grad: list, results: list
+        self,
+        chain,
+        steps: list,
+        input_buffers: list,
+        requires_grad: list,
+        results: list,
+        result_structure,
     ) -> None:
         self.steps = steps
+        self.result_structure = result_structure
         self.input_buffers = tuple(input_buffers)
         params_by_id = {id(p.array): p for p in chain.params() if p.array is not None}
         self.watched = [(p, "array", p.array) for p in params_by_id.values()]

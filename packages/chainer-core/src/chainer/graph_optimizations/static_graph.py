@@ -40,6 +40,7 @@ class StaticSchedule:
         self.input_buffers = trace.input_buffers
         self.outputs = trace.outputs
         self.params = trace.params
+        self.result_structure = trace.result_structure
         self._watched = trace.watched
         self._forward_steps = [s for s in self.steps if s.func is not None]
         self._backward_steps = [s for s in reversed(self.steps) if s.grad_targets]
@@ -338,11 +339,10 @@ def _call(chain, func: Callable, options: dict, args: tuple, kwargs: dict):
     if schedule is None:
         state.running = True
         try:
-            checked, result_structure = _record(chain, func, args, kwargs, leaves)
+            checked = _record(chain, func, args, kwargs, leaves)
         finally:
             state.running = False
         schedule = StaticSchedule(checked, manager.verbosity_level)
-        schedule.result_structure = result_structure
         manager.add(key, schedule)
     node = StaticScheduleFunction(schedule, replay)
     outputs = node.apply((*leaves, *schedule.params))
@@ -352,7 +352,9 @@ def _call(chain, func: Callable, options: dict, args: tuple, kwargs: dict):
     return _trace_checks.rebuild(schedule.result_structure, iter(outputs))
 
 
-def _record(chain, func: Callable, args: tuple, kwargs: dict, leaves: list):
+def _record(
+    chain, func: Callable, args: tuple, kwargs: dict, leaves: list
+) -> _trace_checks.CheckedTrace:
     """Run ``func`` define-by-run on copies of the inputs while recording a trace."""
     buffers = [_variable.as_array(leaf).copy() for leaf in leaves]
     substitutes = iter(
@@ -374,5 +376,6 @@ def _record(chain, func: Callable, args: tuple, kwargs: dict, leaves: list):
     results: list = []
     result_structure = _trace_checks.flatten_results(result, results)
     requires_grad = [getattr(leaf, "requires_grad", False) for leaf in leaves]
-    checked = _trace_checks.CheckedTrace(chain, trace.steps, buffers, requires_grad, results)
-    return checked, result_structure
+    return _trace_checks.CheckedTrace(
+        chain, trace.steps, buffers, requires_grad, results, result_structure
+    )
