@@ -95,7 +95,7 @@ def numpy_step(sizes, batch):
         activations = [x]
         h = x
         for i in range(0, len(params), 2):
-            h = h @ params[i] + params[i + 1]
+            h = h.dot(params[i]) + params[i + 1]
             if i + 2 < len(params):
                 h = np.maximum(h, 0)
             activations.append(h)
@@ -106,10 +106,11 @@ def numpy_step(sizes, batch):
         g = (np.exp(log_softmax) - t) / batch
         for i in range(len(params) - 2, -1, -2):
             a = activations[i // 2]
-            gw = a.T @ g
+            # ndarray.dot: matmul (@) takes a slow non-BLAS path for batch-1 outer products.
+            gw = a.T.dot(g)
             gb = g.sum(axis=0)
             if i > 0:
-                g = (g @ params[i].T) * (a > 0)
+                g = g.dot(params[i].T) * (a > 0)
             params[i] -= LEARNING_RATE * gw
             params[i + 1] -= LEARNING_RATE * gb
         return loss

@@ -91,7 +91,16 @@ class DebugMode:
         self._using.__exit__(*exc_info)
 
 
+#: Names of ``chainer.graph_optimizations`` exported at the top level, imported on first use.
+_STATIC_GRAPH_NAMES = {
+    "static_graph": "chainer.graph_optimizations.static_graph",
+    "static_code": "chainer.graph_optimizations.static_graph_utilities",
+}
+
+
 def __getattr__(name):
+    if name in _STATIC_GRAPH_NAMES:
+        return getattr(__import__("importlib").import_module(_STATIC_GRAPH_NAMES[name]), name)
     # Subpackages shipped by chainer-links / chainer-training resolve on first access.
     if name in _siblings.PROVIDERS:
         return _siblings.import_sibling(name)
@@ -101,4 +110,9 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_siblings.PROVIDERS) | set(_siblings.ATTRIBUTES))
+    return sorted(
+        set(globals())
+        | set(_siblings.PROVIDERS)
+        | set(_siblings.ATTRIBUTES)
+        | set(_STATIC_GRAPH_NAMES)
+    )

@@ -6,7 +6,6 @@ from chainer import backend
 from chainer._ops._util import force_array
 from chainer.function_node import FunctionNode
 from chainer.functions.activation import _fast_checks
-from chainer.functions.activation._scale_grad import ScaleGrad
 from chainer.variable import Variable
 
 _get_array_module = backend.get_array_module
@@ -27,11 +26,23 @@ class ReLU(FunctionNode):
         return ReLUGrad2(self.output_data[0]).apply(grad_outputs)
 
 
-class ReLUGrad2(ScaleGrad):
-    """Gradient of ReLU from its output ``y``: ``gy`` where ``y > 0``, zero elsewhere."""
+class ReLUGrad2(FunctionNode):
+    """Gradient of ReLU from its output ``y``: ``gy`` where ``y > 0``, zero elsewhere.
+
+    It holds ``y`` itself and takes the sign when it runs, so that a replayed static
+    schedule (``chainer.static_graph``), which refreshes ``y`` in place, stays correct.
+    """
+
+    is_elementwise = True
 
     def __init__(self, y) -> None:
-        super().__init__(y > 0)
+        self.y = y
+
+    def forward(self, inputs: tuple) -> tuple:
+        return (force_array(inputs[0] * (self.y > 0)),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        return ReLUGrad2(self.y).apply(grad_outputs)
 
 
 def relu(x) -> Variable:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from chainer import backend
-from chainer._ops._util import force_array
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions.activation._scale_grad import ScaleGrad
+from chainer.graph_optimizations.static_graph_utilities import static_code
 from chainer.utils import argument, type_check
 from chainer.variable import Variable, as_variable
 
@@ -44,15 +44,30 @@ class Dropout(FunctionNode):
             mask = type_check.make_variable(self.mask, "mask")
             type_check.expect(mask.shape == x_type.shape)
 
+    # A static schedule (chainer.static_graph) replays only _apply_mask: a new random mask is
+    # drawn into the same array on every call, while calling forward again on this node
+    # reuses its mask.
+    _supports_static_optimizations = True
+
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]
-        if self.mask is None:
-            xp = backend.get_array_module(x)
-            keep = xp.random.random_sample(x.shape) >= self.dropout_ratio
-            self.mask = force_array(keep * x.dtype.type(1.0 / (1.0 - self.dropout_ratio)))
+        xp = backend.get_array_module(x)
+        draw = self.mask is None
+        if draw:
+            self.mask = xp.empty(x.shape, x.dtype)
         elif self.mask.dtype != x.dtype:  # the gradient must keep x's dtype too
             self.mask = self.mask.astype(x.dtype)
-        return (force_array(x * self.mask),)
+        y = xp.empty(x.shape, x.dtype)
+        self._apply_mask(x, y, self.mask, draw)
+        return (y,)
+
+    @static_code
+    def _apply_mask(self, x, y, mask, draw: bool) -> None:
+        xp = backend.get_array_module(x)
+        if draw:
+            keep = xp.random.random_sample(x.shape) >= self.dropout_ratio
+            mask[...] = keep * x.dtype.type(1.0 / (1.0 - self.dropout_ratio))
+        xp.multiply(x, mask, out=y)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return ScaleGrad(self.mask).apply(grad_outputs)

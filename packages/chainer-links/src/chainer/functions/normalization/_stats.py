@@ -49,9 +49,10 @@ def compute_dtype(x_dtype, param_dtype) -> numpy.dtype:
     return numpy.result_type(x_dtype, param_dtype, numpy.float32)
 
 
-def check_params(in_types, names: tuple, axis) -> tuple:
-    """Type check of ``(x, gamma, beta, ...)``: float inputs, parameters of one dtype and of
-    the shape of ``x`` without the reduced axes.
+def check_params(in_types, names: tuple, axis, *, same_param_dtype: bool = True) -> tuple:
+    """Type check of ``(x, gamma, beta, ...)``: float inputs, parameters of one dtype (any
+    float dtypes when ``same_param_dtype`` is False) and of the shape of ``x`` without the
+    reduced axes.
 
     Returns:
         The reduced axes.
@@ -60,7 +61,11 @@ def check_params(in_types, names: tuple, axis) -> tuple:
     x_type, gamma_type = in_types[:2]
     type_check.expect(x_type.dtype.kind == "f", gamma_type.dtype.kind == "f")
     for p_type in in_types[2:]:
-        type_check.expect(p_type.dtype == gamma_type.dtype, p_type.shape == gamma_type.shape)
+        if same_param_dtype:
+            type_check.expect(p_type.dtype == gamma_type.dtype)
+        else:
+            type_check.expect(p_type.dtype.kind == "f")
+        type_check.expect(p_type.shape == gamma_type.shape)
     x_ndim = type_check.eval(x_type.ndim)
     gamma_ndim = type_check.eval(gamma_type.ndim)
     if axis is None:

@@ -167,12 +167,17 @@ class FixedBatchNormalization(FunctionNode):
         self.axis = axis
 
     def check_type_forward(self, in_types) -> None:
-        _stats.check_params(in_types, ("x", "gamma", "beta", "mean", "var"), self.axis)
+        # As in Chainer v7, beta and the statistics may differ from gamma's float dtype (their
+        # gradients keep each one's own dtype).
+        _stats.check_params(
+            in_types, ("x", "gamma", "beta", "mean", "var"), self.axis, same_param_dtype=False
+        )
 
     def forward(self, inputs: tuple) -> tuple:
         self.retain_inputs((0, 1, 3, 4))
         x, gamma, beta, mean, var = inputs
         xp = backend.get_array_module(x)
+        self.param_dtypes = (gamma.dtype, beta.dtype, mean.dtype, var.dtype)
         self.axes = _stats.reduced_axes(x.ndim, gamma.ndim, self.axis)
         expand = _stats.keepdims_shape(x.shape, self.axes)
         inv_std = xp.reciprocal(xp.sqrt(var + var.dtype.type(self.eps)))
@@ -192,10 +197,11 @@ class FixedBatchNormalization(FunctionNode):
         def channel(v):
             return reshape(cast(v, dtype), expand)
 
-        def to_param(v):
-            return cast(reshape(v, gamma.shape), gamma.dtype)
+        def to_param(v, index):
+            return cast(reshape(v, gamma.shape), self.param_dtypes[index - 1])
 
-        inv_std = (var + var.dtype.type(self.eps)) ** -0.5
+        dtype_of_gamma = self.param_dtypes[0]
+        inv_std = cast((var + var.dtype.type(self.eps)) ** -0.5, dtype_of_gamma)
         scale = gamma * inv_std
         ret = []
         sum_gy = sum_gy_xhat = None
@@ -205,12 +211,13 @@ class FixedBatchNormalization(FunctionNode):
             elif i in (1, 4):
                 if sum_gy_xhat is None:
                     x_hat = (x - channel(mean)) * channel(inv_std)
-                    sum_gy_xhat = to_param(_sum(gy * x_hat, axis=axes))
-                ret.append(sum_gy_xhat if i == 1 else -0.5 * scale * inv_std * sum_gy_xhat)
+                    sum_gy_xhat = to_param(_sum(gy * x_hat, axis=axes), 1)
+                g = sum_gy_xhat if i == 1 else -0.5 * scale * inv_std * sum_gy_xhat
+                ret.append(to_param(g, i))
             else:
                 if sum_gy is None:
-                    sum_gy = to_param(_sum(gy, axis=axes))
-                ret.append(sum_gy if i == 2 else -scale * sum_gy)
+                    sum_gy = reshape(_sum(gy, axis=axes), gamma.shape)  # in x's dtype
+                ret.append(to_param(sum_gy if i == 2 else -scale * to_param(sum_gy, 1), i))
         return tuple(ret)
 
 

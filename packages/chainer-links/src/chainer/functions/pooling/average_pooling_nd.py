@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from chainer import backend
-from chainer.function_node import FunctionNode
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling._windows import Window, WindowSpread
+from chainer.functions.pooling.pooling_nd import _PoolingND
 from chainer.variable import Variable
 
 
-class AveragePoolingND(FunctionNode):
+class AveragePoolingND(_PoolingND):
     """Average pooling over ``ndim`` spatial axes.
 
     With ``pad_value=0`` padded elements count as zeros (every window is divided by its full
@@ -22,15 +22,10 @@ class AveragePoolingND(FunctionNode):
     ) -> None:
         if pad_value not in (0, None):
             raise ValueError(f"pad_value must be either 0 or None, not {pad_value!r}")
-        self.ndim = ndim
-        self.ksize, self.stride, self.pad = Window.parse(ndim, ksize, stride, pad)
-        self.cover_all = cover_all
+        super().__init__(ndim, ksize, stride, pad, cover_all)
         self.pad_value = pad_value
         self.win = None
         self.divisor = None
-
-    def check_type_forward(self, in_types) -> None:
-        _windows.check_images(in_types, self.ndim)
 
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]

@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-from chainer.function_node import FunctionNode
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling._windows import Window, WindowScatter
+from chainer.functions.pooling.pooling_nd import _PoolingND
 from chainer.variable import Variable
 
 
-class MaxPoolingND(FunctionNode):
+class MaxPoolingND(_PoolingND):
     """Max pooling over ``ndim`` spatial axes; padding is ``-inf`` so it never wins.
 
     After forward, ``indexes`` holds the flat (C-order) kernel tap of each maximum.
     """
 
     def __init__(self, ndim: int, ksize, stride=None, pad=0, cover_all: bool = True) -> None:
-        self.ndim = ndim
-        self.ksize, self.stride, self.pad = Window.parse(ndim, ksize, stride, pad)
-        self.cover_all = cover_all
+        super().__init__(ndim, ksize, stride, pad, cover_all)
         self.indexes = None
         self.win = None
-
-    def check_type_forward(self, in_types) -> None:
-        _windows.check_images(in_types, self.ndim)
 
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]
