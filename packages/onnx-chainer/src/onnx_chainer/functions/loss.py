@@ -1,0 +1,71 @@
+"""Converters of chainer.functions.loss."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from onnx_chainer import mapping
+from onnx_chainer.functions import _forms as forms
+from onnx_chainer.functions._registry import support
+from onnx_chainer.onnx_helper import GraphBuilder
+
+
+@support("SoftmaxCrossEntropy", min_opset=9)
+def convert_softmax_cross_entropy(params):
+    func = params.func
+    x, t = params.input_names
+    shape = forms.input_shape(params)
+    if len(shape) != 2:
+        raise ValueError(f"SoftmaxCrossEntropy is exported for 2-D scores only, got shape {shape}")
+    if func.class_weight is not None or func.soft_target_loss != "cross-entropy" or (
+        forms.input_dtype(params, 1).kind == "f"
+    ):
+        raise ValueError("SoftmaxCrossEntropy with class_weight or soft targets has no ONNX form here")
+    dtype = forms.input_dtype(params)
+    gb = GraphBuilder()
+    log_p = forms.softmax_like(gb, params, "LogSoftmax", x, 1, 2)
+    label = forms.scalar(params, func.ignore_label, "ignore_label", 1)
+    kept = gb.op("Not", [gb.op("Equal", [t, label])])
+    safe_t = gb.op("Where", [kept, t, forms.scalar(params, 0, "zero", 1)])
+    values = forms.const(params, [0, 1], "onehot_values", dtype)
+    onehot = gb.op("OneHot", [safe_t, forms.ints(params, [shape[1]], "depth"), values], axis=-1)
+    picked = forms.reduce(gb, params, "ReduceSum", gb.op("Mul", [onehot, log_p]), [1], False)
+    weight = gb.op("Cast", [kept], to=mapping.onnx_type(dtype))
+    loss = gb.op("Mul", [gb.op("Neg", [picked]), weight])
+    out = params.output_names[0]
+    if func.reduce == "no":
+        forms.emit(gb, "Identity", [loss], out)
+        return gb.nodes()
+    total = forms.reduce(gb, params, "ReduceSum", loss, None, False)
+    if func.normalize:
+        count = forms.reduce(gb, params, "ReduceSum", weight, None, False)
+        count = gb.op("Max", [count, forms.scalar(params, 1, "one")])
+    else:
+        count = forms.scalar(params, np.float64(shape[0]), "batch")
+    forms.emit(gb, "Div", [total, count], out)
+    return gb.nodes()
+
+
+@support("MeanSquaredError", "MeanAbsoluteError")
+def convert_mean_error(params):
+    a, b = params.input_names
+    gb = GraphBuilder()
+    diff = gb.op("Sub", [a, b])
+    if type(params.func).__name__ == "MeanSquaredError":
+        error = gb.op("Mul", [diff, diff])
+    else:
+        error = gb.op("Abs", [diff])
+    forms.reduce(gb, params, "ReduceMean", error, None, False, params.output_names[0])
+    return gb.nodes()
+
+
+@support("SquaredError", "AbsoluteError")
+def convert_elementwise_error(params):
+    a, b = params.input_names
+    gb = GraphBuilder()
+    diff = gb.op("Sub", [a, b])
+    if type(params.func).__name__ == "SquaredError":
+        gb.op_output_named("Mul", [diff, diff], params.output_names)
+    else:
+        gb.op_output_named("Abs", [diff], params.output_names)
+    return gb.nodes()
