@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import chainer
 import numpy as np
 import onnx
 import onnx.numpy_helper
 
+import chainer
 from onnx_chainer import onnx_helper
 
 
@@ -109,7 +109,7 @@ class Context:
         return name
 
     def add_const(self, array: Any, name: str) -> str:
-        """Add a ``Constant`` node holding ``array``, placed before the current function's nodes."""
+        """Add a ``Constant`` node holding ``array``, emitted before the function's nodes."""
         out = self._unique(f"{self.current_name}_const_{name}")
         tensor = onnx.numpy_helper.from_array(np.asarray(array), out)
         self.pending_nodes.append(

@@ -8,12 +8,12 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-import chainer
-import chainer.functions
 import numpy as np
 import onnx
 import onnx.helper
 
+import chainer
+import chainer.functions
 from onnx_chainer import onnx_helper, replace_func
 from onnx_chainer.context import Context
 from onnx_chainer.functions import _registry
@@ -59,6 +59,8 @@ class RetainInputHook(chainer.LinkHook):
         self._collect_link_inputs(args.kwargs.values())
 
     def _record(self, func: Any, inputs: tuple, outputs: Any) -> None:
+        if func.inputs is None:  # applied without building a graph (no_backprop_mode)
+            return
         arrays = [x.array if isinstance(x, chainer.Variable) else x for x in inputs]
         for i, node in enumerate(func.inputs):
             variable = node.get_variable_or_none()

@@ -8,9 +8,9 @@ import tempfile
 import warnings
 from typing import Any
 
-import chainer
 import numpy as np
 
+import chainer
 from onnx_chainer import onnx_helper
 from onnx_chainer.export import export
 
@@ -88,7 +88,9 @@ def _write_gradients(model: Any, outputs: list, data_dir: str) -> None:
     for i, (path, param) in enumerate(model.namedparams()):
         name = "param" + path.replace("/", "_")
         if param.grad is None:
-            warnings.warn(f"parameter {path} has no gradient; writing zeros", UserWarning)
+            warnings.warn(
+                f"parameter {path} has no gradient; writing zeros", UserWarning, stacklevel=3
+            )
             grad = np.zeros(param.shape, dtype=param.dtype)
         else:
             grad = _to_cpu(param.grad)

@@ -6,19 +6,15 @@ import collections
 from collections.abc import Sequence
 from typing import Any
 
-import chainer
 import numpy as np
 import onnx
 import onnx.helper
 
+import chainer
 from onnx_chainer import mapping, onnx_helper
 from onnx_chainer.context import Context
 from onnx_chainer.functions import _registry
-
-
-def function_label(func: Any) -> str:
-    """Name a function is registered under: its class name, or the name given to a wrapper."""
-    return getattr(func, "custom_function_node_name", None) or type(func).__name__
+from onnx_chainer.functions._registry import function_label
 
 
 def reachable_functions(

@@ -42,7 +42,7 @@ _namers: list[_NodeNamer] = []
 
 @contextlib.contextmanager
 def node_prefix(prefix: str) -> Iterator[None]:
-    """Within the block, nodes made by :func:`make_node`/:class:`GraphBuilder` are named ``prefix``."""
+    """Nodes made in the block by :func:`make_node`/:class:`GraphBuilder` are named ``prefix``."""
     _namers.append(_NodeNamer(prefix))
     try:
         yield
@@ -144,6 +144,6 @@ def write_bytes_atomically(path: str, data: bytes) -> None:
 
 
 def write_tensor_pb(filename: str, name: str, value: np.ndarray) -> None:
-    """Write ``value`` as a serialized ``TensorProto`` named ``name`` (readable by ``onnx.load_tensor``)."""
+    """Write ``value`` as a ``TensorProto`` named ``name`` (read it with ``onnx.load_tensor``)."""
     tensor = onnx.numpy_helper.from_array(np.asarray(value), name)
     write_bytes_atomically(filename, tensor.SerializeToString())

@@ -7,8 +7,9 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import chainer
 import numpy as np
+
+import chainer
 
 
 def _flatten(value: Any, leaves: list, is_leaf: Callable[[Any], bool]) -> Any:
@@ -82,7 +83,7 @@ class WrappedFunctionNode(chainer.FunctionNode):
         )
 
     def backward(self, indexes, grad_outputs):
-        inputs = [chainer.Variable(x) for x in self.get_retained_inputs()]
+        inputs = [chainer.Variable(x.array) for x in self.get_retained_inputs()]
         with chainer.using_config("enable_backprop", True):
             _, leaves = self._call(inputs)
         if not all(isinstance(leaf, chainer.Variable) for leaf in leaves):

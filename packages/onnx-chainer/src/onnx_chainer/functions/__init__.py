@@ -4,7 +4,7 @@
 full specs (family, opset range) that the supported-ops table in the docs is generated from.
 """
 
-from onnx_chainer.functions import (  # noqa: F401 - importing a family registers its converters
+from onnx_chainer.functions import (
     activation,
     array,
     connection,

@@ -42,7 +42,7 @@ def scalar(params, value: Any, name: str, index: int = 0) -> str:
 
 
 def reduce(gb, params, op: str, x: str, axes, keepdims: bool, out=None):
-    """``Reduce*`` over ``axes`` (``None``: all); axes became an input (ReduceSum 13, others 18)."""
+    """``Reduce*`` over ``axes`` (None: all); axes is an input from opset 13 (Sum) or 18."""
     opset = params.opset_version
     as_input = opset >= (13 if op == "ReduceSum" else 18)
     keep = int(bool(keepdims))
@@ -134,3 +134,10 @@ def broadcastable(params, name: str, shape: Sequence[int], ndim: int, start: int
     gb = GraphBuilder()
     out = reshape(gb, params, name, full)
     return out, gb.nodes()
+
+
+def resize_roi(params, name: str = "roi") -> str:
+    """An empty ``roi``/``scales`` input of ``Resize``: required at opsets 11-12 only."""
+    if params.opset_version >= 13:
+        return ""
+    return const(params, np.zeros(0, np.float32), name)

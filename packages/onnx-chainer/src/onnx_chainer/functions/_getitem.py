@@ -13,7 +13,9 @@ _BIG = np.iinfo(np.int64).max
 
 def _normalize(slices, ndim: int) -> list:
     if not isinstance(slices, tuple):
-        slices = tuple(slices) if isinstance(slices, list) and _is_index_list(slices) else (slices,)
+        slices = (
+            tuple(slices) if isinstance(slices, list) and _is_index_list(slices) else (slices,)
+        )
     entries = []
     for s in slices:
         if isinstance(s, np.ndarray) and s.ndim == 0:
@@ -26,7 +28,9 @@ def _normalize(slices, ndim: int) -> list:
         entries.append(s)
     consuming = sum(1 for s in entries if s is not None and s is not Ellipsis)
     if Ellipsis in [e for e in entries if not isinstance(e, np.ndarray)]:
-        i = next(i for i, e in enumerate(entries) if e is Ellipsis and not isinstance(e, np.ndarray))
+        i = next(
+            i for i, e in enumerate(entries) if e is Ellipsis and not isinstance(e, np.ndarray)
+        )
         entries[i : i + 1] = [slice(None)] * (ndim - consuming)
     consuming = sum(1 for s in entries if s is not None)
     entries += [slice(None)] * (ndim - consuming)
@@ -70,7 +74,12 @@ def convert_get_item(params):
     scalars_only = not arrays
     if scalars_only:
         for ax, index in advanced:
-            starts.append(int(index)), ends.append(int(index) + 1), axes.append(ax), steps.append(1)
+            (
+                starts.append(int(index)),
+                ends.append(int(index) + 1),
+                axes.append(ax),
+                steps.append(1),
+            )
     if starts:
         use_steps = steps if any(s != 1 for s in steps) else None
         x = forms.slice_(gb, params, x, starts, ends, axes, use_steps)

@@ -60,6 +60,11 @@ class ConverterSpec:
 _REGISTRY: dict[str, ConverterSpec] = {}
 
 
+def function_label(func: Any) -> str:
+    """Name a function is registered under: its class name, or the name given to a wrapper."""
+    return getattr(func, "custom_function_node_name", None) or type(func).__name__
+
+
 def support(
     *function_names: str,
     min_opset: int = MINIMUM_OPSET_VERSION,
@@ -116,7 +121,8 @@ def find_converter(
             where = f"supported up to opset {spec.max_opset}, you asked for {opset_version}"
         raise UnsupportedFunctionError(
             f"{function_name} is {where}. Export with opset_version between {spec.min_opset} "
-            f"and {spec.max_opset}, or " + _HOW_TO_EXTEND.format(name=function_name)[0].lower()
+            f"and {spec.max_opset}, or "
+            + _HOW_TO_EXTEND.format(name=function_name)[0].lower()
             + _HOW_TO_EXTEND.format(name=function_name)[1:]
         )
     return spec.convert, spec.input_labels

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from onnx_chainer.functions import _forms as forms
-from onnx_chainer.functions._registry import support
+from onnx_chainer.functions._registry import function_label, support
 from onnx_chainer.onnx_helper import GraphBuilder, make_node
 
 _SIMPLE = {"ReLU": "Relu", "Sigmoid": "Sigmoid", "Tanh": "Tanh"}
@@ -11,7 +11,7 @@ _SIMPLE = {"ReLU": "Relu", "Sigmoid": "Sigmoid", "Tanh": "Tanh"}
 
 @support(*_SIMPLE)
 def convert_simple_activation(params):
-    op = _SIMPLE[type(params.func).__name__]
+    op = _SIMPLE[function_label(params.func)]
     return (make_node(op, params.input_names, params.output_names),)
 
 
@@ -42,7 +42,7 @@ def convert_leaky_relu(params):
 
 @support("Softmax", "LogSoftmax")
 def convert_softmax(params):
-    op = "Softmax" if type(params.func).__name__ == "Softmax" else "LogSoftmax"
+    op = "Softmax" if function_label(params.func) == "Softmax" else "LogSoftmax"
     gb = GraphBuilder()
     ndim = len(forms.input_shape(params))
     forms.softmax_like(

@@ -24,7 +24,9 @@ def convert_cast(params):
 
 @support("Copy", "Identity")
 def convert_identity(params):
-    return [make_node("Identity", [x], [y]) for x, y in zip(params.input_names, params.output_names)]
+    return [
+        make_node("Identity", [x], [y]) for x, y in zip(params.input_names, params.output_names)
+    ]
 
 
 @support("Shape")
@@ -99,7 +101,9 @@ def convert_repeat(params):
 
 def _pad_pairs(pad_width, ndim):
     width = np.asarray(pad_width, dtype=np.int64)
-    return np.broadcast_to(width.reshape(-1, 2) if width.ndim == 2 else width.reshape(-1, 1), (ndim, 2))
+    return np.broadcast_to(
+        width.reshape(-1, 2) if width.ndim == 2 else width.reshape(-1, 1), (ndim, 2)
+    )
 
 
 @support("Pad")
@@ -107,7 +111,9 @@ def convert_pad(params):
     func = params.func
     mode = {"constant": "constant", "reflect": "reflect", "edge": "edge"}.get(func.mode)
     if mode is None:
-        raise ValueError(f"Pad: mode {func.mode!r} has no ONNX form; expected constant, reflect or edge")
+        raise ValueError(
+            f"Pad: mode {func.mode!r} has no ONNX form; expected constant, reflect or edge"
+        )
     ndim = len(forms.input_shape(params))
     pairs = _pad_pairs(func.pad_width, ndim)
     pads = [int(p) for p in pairs[:, 0]] + [int(p) for p in pairs[:, 1]]
@@ -177,7 +183,9 @@ def convert_flip(params):
     axis = params.func.axis % len(shape)
     gb = GraphBuilder()
     big = np.iinfo(np.int64).max
-    forms.slice_(gb, params, params.input_names[0], [-1], [-big], [axis], [-1], params.output_names[0])
+    forms.slice_(
+        gb, params, params.input_names[0], [-1], [-big], [axis], [-1], params.output_names[0]
+    )
     return gb.nodes()
 
 
@@ -251,7 +259,12 @@ def convert_resize_images(params):
         else:
             attrs.update(coordinate_transformation_mode="asymmetric", nearest_mode="floor")
         sizes = forms.ints(params, [n, c, out_h, out_w], "sizes")
-        gb.op_output_named("Resize", [x, "", "", sizes], params.output_names, **attrs)
+        gb.op_output_named(
+            "Resize",
+            [x, forms.resize_roi(params), forms.resize_roi(params, "scales"), sizes],
+            params.output_names,
+            **attrs,
+        )
         return gb.nodes()
     if mode == "linear":
         warnings.warn(
@@ -259,11 +272,18 @@ def convert_resize_images(params):
             f"exported values differ from Chainer's (opset {params.opset_version}). Export with "
             "opset 11 or newer for an exact match.",
             UserWarning,
+            stacklevel=2,
         )
     if params.opset_version >= 10:
-        gb.op_output_named("Resize", [x, forms.const(params, scales, "scales")], params.output_names, mode=mode)
+        gb.op_output_named(
+            "Resize", [x, forms.const(params, scales, "scales")], params.output_names, mode=mode
+        )
     elif params.opset_version == 9:
-        gb.op_output_named("Upsample", [x, forms.const(params, scales, "scales")], params.output_names, mode=mode)
+        gb.op_output_named(
+            "Upsample", [x, forms.const(params, scales, "scales")], params.output_names, mode=mode
+        )
     else:
-        gb.op_output_named("Upsample", [x], params.output_names, mode=mode, scales=[float(s) for s in scales])
+        gb.op_output_named(
+            "Upsample", [x], params.output_names, mode=mode, scales=[float(s) for s in scales]
+        )
     return gb.nodes()

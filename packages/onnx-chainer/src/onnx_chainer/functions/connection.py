@@ -28,9 +28,14 @@ def convert_convolution(params):
         end_pad = [p + s - 1 for p, s in zip(pad, stride)]
     return (
         make_node(
-            "Conv", params.input_names, params.output_names,
-            kernel_shape=list(kernel), strides=stride, pads=pad + end_pad,
-            dilations=dilate, group=int(getattr(func, "groups", 1)),
+            "Conv",
+            params.input_names,
+            params.output_names,
+            kernel_shape=list(kernel),
+            strides=stride,
+            pads=pad + end_pad,
+            dilations=dilate,
+            group=int(getattr(func, "groups", 1)),
         ),
     )
 
@@ -54,9 +59,15 @@ def convert_deconvolution(params):
         attrs["output_padding"] = extra
     return (
         make_node(
-            "ConvTranspose", params.input_names, params.output_names,
-            kernel_shape=list(kernel), strides=stride, pads=pad + pad, dilations=dilate,
-            group=int(getattr(func, "groups", 1)), **attrs,
+            "ConvTranspose",
+            params.input_names,
+            params.output_names,
+            kernel_shape=list(kernel),
+            strides=stride,
+            pads=pad + pad,
+            dilations=dilate,
+            group=int(getattr(func, "groups", 1)),
+            **attrs,
         ),
     )
 

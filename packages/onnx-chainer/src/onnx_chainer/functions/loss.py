@@ -6,7 +6,7 @@ import numpy as np
 
 from onnx_chainer import mapping
 from onnx_chainer.functions import _forms as forms
-from onnx_chainer.functions._registry import support
+from onnx_chainer.functions._registry import function_label, support
 from onnx_chainer.onnx_helper import GraphBuilder
 
 
@@ -17,10 +17,14 @@ def convert_softmax_cross_entropy(params):
     shape = forms.input_shape(params)
     if len(shape) != 2:
         raise ValueError(f"SoftmaxCrossEntropy is exported for 2-D scores only, got shape {shape}")
-    if func.class_weight is not None or func.soft_target_loss != "cross-entropy" or (
-        forms.input_dtype(params, 1).kind == "f"
+    if (
+        func.class_weight is not None
+        or func.soft_target_loss != "cross-entropy"
+        or (forms.input_dtype(params, 1).kind == "f")
     ):
-        raise ValueError("SoftmaxCrossEntropy with class_weight or soft targets has no ONNX form here")
+        raise ValueError(
+            "SoftmaxCrossEntropy with class_weight or soft targets has no ONNX form here"
+        )
     dtype = forms.input_dtype(params)
     gb = GraphBuilder()
     log_p = forms.softmax_like(gb, params, "LogSoftmax", x, 1, 2)
@@ -51,7 +55,7 @@ def convert_mean_error(params):
     a, b = params.input_names
     gb = GraphBuilder()
     diff = gb.op("Sub", [a, b])
-    if type(params.func).__name__ == "MeanSquaredError":
+    if function_label(params.func) == "MeanSquaredError":
         error = gb.op("Mul", [diff, diff])
     else:
         error = gb.op("Abs", [diff])
@@ -64,7 +68,7 @@ def convert_elementwise_error(params):
     a, b = params.input_names
     gb = GraphBuilder()
     diff = gb.op("Sub", [a, b])
-    if type(params.func).__name__ == "SquaredError":
+    if function_label(params.func) == "SquaredError":
         gb.op_output_named("Mul", [diff, diff], params.output_names)
     else:
         gb.op_output_named("Abs", [diff], params.output_names)

@@ -6,6 +6,7 @@ import numpy as np
 
 from onnx_chainer import mapping
 from onnx_chainer.functions import _forms as forms
+from onnx_chainer.functions._registry import function_label as _label
 from onnx_chainer.functions._registry import support
 from onnx_chainer.onnx_helper import GraphBuilder, make_node
 
@@ -28,7 +29,7 @@ _UNARY_9 = {"Sinh": "Sinh", "Cosh": "Cosh", "Sign": "Sign", "Erf": "Erf", "Arcta
 
 
 def _unary(params):
-    name = type(params.func).__name__
+    name = _label(params.func)
     op = _UNARY.get(name) or _UNARY_9.get(name) or params.func.custom_function_node_name
     return (make_node(op, params.input_names, params.output_names),)
 
@@ -38,7 +39,9 @@ support("Sinh", "Cosh", "Erf", "Arctanh", min_opset=9)(_unary)
 
 
 def _wrapped_unary(params):
-    return (make_node(params.func.custom_function_node_name, params.input_names, params.output_names),)
+    return (
+        make_node(params.func.custom_function_node_name, params.input_names, params.output_names),
+    )
 
 
 support("Floor", "Ceil")(_wrapped_unary)
@@ -47,7 +50,7 @@ support("Sign", min_opset=9)(_wrapped_unary)
 
 @support("Add", "Sub", "Mul", "Div", "PowVarVar")
 def convert_binary(params):
-    op = {"PowVarVar": "Pow"}.get(type(params.func).__name__, type(params.func).__name__)
+    op = {"PowVarVar": "Pow"}.get(_label(params.func), _label(params.func))
     names = params.input_names
     if len(names) == 2:
         return (make_node(op, names, params.output_names),)
@@ -71,7 +74,7 @@ _CONSTANT_OPS = {
 
 @support(*_CONSTANT_OPS)
 def convert_constant_op(params):
-    op, constant_first = _CONSTANT_OPS[type(params.func).__name__]
+    op, constant_first = _CONSTANT_OPS[_label(params.func)]
     value = forms.scalar(params, params.func.value, "value")
     x = params.input_names[0]
     inputs = [value, x] if constant_first else [x, value]
@@ -88,11 +91,15 @@ def convert_square(params):
 def convert_log_exp_variants(params):
     x = params.input_names[0]
     gb = GraphBuilder()
-    name = type(params.func).__name__
+    name = _label(params.func)
     if name == "Log1p":
-        gb.op_output_named("Log", [gb.op("Add", [x, forms.scalar(params, 1, "one")])], params.output_names)
+        gb.op_output_named(
+            "Log", [gb.op("Add", [x, forms.scalar(params, 1, "one")])], params.output_names
+        )
     elif name == "Expm1":
-        gb.op_output_named("Sub", [gb.op("Exp", [x]), forms.scalar(params, 1, "one")], params.output_names)
+        gb.op_output_named(
+            "Sub", [gb.op("Exp", [x]), forms.scalar(params, 1, "one")], params.output_names
+        )
     else:
         base = forms.scalar(params, np.log(10.0 if name == "Log10" else 2.0), "log_base")
         gb.op_output_named("Div", [gb.op("Log", [x]), base], params.output_names)
@@ -116,7 +123,7 @@ def convert_matmul(params):
 
 @support("Maximum", "Minimum")
 def convert_maximum(params):
-    op = "Max" if type(params.func).__name__ == "Maximum" else "Min"
+    op = "Max" if _label(params.func) == "Maximum" else "Min"
     return (make_node(op, params.input_names, params.output_names),)
 
 
@@ -124,7 +131,11 @@ def convert_maximum(params):
 def convert_clip(params):
     gb = GraphBuilder()
     forms.clip(
-        gb, params, params.input_names[0], params.func.x_min, params.func.x_max,
+        gb,
+        params,
+        params.input_names[0],
+        params.func.x_min,
+        params.func.x_max,
         params.output_names[0],
     )
     return gb.nodes()
@@ -138,8 +149,13 @@ def convert_reduction(params):
     gb = GraphBuilder()
     func = params.func
     forms.reduce(
-        gb, params, _REDUCTIONS[type(func).__name__], params.input_names[0], func.axis,
-        func.keepdims, params.output_names[0],
+        gb,
+        params,
+        _REDUCTIONS[type(func).__name__],
+        params.input_names[0],
+        func.axis,
+        func.keepdims,
+        params.output_names[0],
     )
     return gb.nodes()
 
@@ -148,7 +164,12 @@ def convert_reduction(params):
 def convert_logsumexp(params):
     gb = GraphBuilder()
     forms.reduce(
-        gb, params, "ReduceLogSumExp", params.input_names[0], params.func.axis, False,
+        gb,
+        params,
+        "ReduceLogSumExp",
+        params.input_names[0],
+        params.func.axis,
+        False,
         params.output_names[0],
     )
     return gb.nodes()
@@ -158,13 +179,15 @@ def convert_logsumexp(params):
 def convert_batch_l2_norm_squared(params):
     gb = GraphBuilder()
     axes = list(range(1, len(forms.input_shape(params))))
-    forms.reduce(gb, params, "ReduceSumSquare", params.input_names[0], axes, False, params.output_names[0])
+    forms.reduce(
+        gb, params, "ReduceSumSquare", params.input_names[0], axes, False, params.output_names[0]
+    )
     return gb.nodes()
 
 
 @support("ArgMax", "ArgMin")
 def convert_argmax(params):
-    op = type(params.func).__name__
+    op = _label(params.func)
     gb = GraphBuilder()
     x, axis = params.input_names[0], params.func.axis
     if axis is None:
@@ -180,7 +203,9 @@ def convert_linear_interpolate(params):
     p, x, y = params.input_names
     gb = GraphBuilder()
     one_minus_p = gb.op("Sub", [forms.scalar(params, 1, "one"), p])
-    gb.op_output_named("Add", [gb.op("Mul", [p, x]), gb.op("Mul", [one_minus_p, y])], params.output_names)
+    gb.op_output_named(
+        "Add", [gb.op("Mul", [p, x]), gb.op("Mul", [one_minus_p, y])], params.output_names
+    )
     return gb.nodes()
 
 

@@ -40,7 +40,9 @@ def convert_batch_normalization(params):
     gb = GraphBuilder()
     mean = forms.reduce(gb, params, "ReduceMean", x, list(axes), True)
     centered = gb.op("Sub", [x, mean])
-    var = forms.reduce(gb, params, "ReduceMean", gb.op("Mul", [centered, centered]), list(axes), True)
+    var = forms.reduce(
+        gb, params, "ReduceMean", gb.op("Mul", [centered, centered]), list(axes), True
+    )
     gamma_b, beta_b = _broadcast_params(gb, params, [gamma, beta], axes)
     _normalize(gb, params, x, mean, var, gamma_b, beta_b, params.func.eps, params.output_names[0])
     return gb.nodes()
@@ -53,7 +55,11 @@ def convert_fixed_batch_normalization(params):
     eps = float(params.func.eps)
     if _is_channel_layout(params, axes):
         attrs = {"epsilon": eps}
-        return (make_node("BatchNormalization", [x, gamma, beta, mean, var], params.output_names, **attrs),)
+        return (
+            make_node(
+                "BatchNormalization", [x, gamma, beta, mean, var], params.output_names, **attrs
+            ),
+        )
     gb = GraphBuilder()
     gamma_b, beta_b, mean_b, var_b = _broadcast_params(gb, params, [gamma, beta, mean, var], axes)
     _normalize(gb, params, x, mean_b, var_b, gamma_b, beta_b, eps, params.output_names[0])
@@ -66,8 +72,13 @@ def convert_local_response_normalization(params):
     size = 2 * func.half + 1
     return (
         make_node(
-            "LRN", params.input_names, params.output_names,
-            alpha=float(func.alpha) * size, beta=float(func.beta), bias=float(func.k), size=size,
+            "LRN",
+            params.input_names,
+            params.output_names,
+            alpha=float(func.alpha) * size,
+            beta=float(func.beta),
+            bias=float(func.k),
+            size=size,
         ),
     )
 

@@ -16,7 +16,11 @@ def _window(params):
     ndim = len(forms.input_shape(params)) - 2
 
     def as_list(value):
-        return [int(value)] * ndim if isinstance(value, (int, np.integer)) else [int(v) for v in value]
+        return (
+            [int(value)] * ndim
+            if isinstance(value, (int, np.integer))
+            else [int(v) for v in value]
+        )
 
     return as_list(func.ksize), as_list(func.stride), as_list(func.pad)
 
@@ -29,8 +33,12 @@ def convert_max_pooling(params):
         end = [p + s - 1 for p, s in zip(pad, stride)]
     return (
         make_node(
-            "MaxPool", params.input_names, params.output_names,
-            kernel_shape=ksize, strides=stride, pads=pad + end,
+            "MaxPool",
+            params.input_names,
+            params.output_names,
+            kernel_shape=ksize,
+            strides=stride,
+            pads=pad + end,
         ),
     )
 
@@ -44,8 +52,13 @@ def convert_average_pooling(params):
     include_pad = 0 if getattr(func, "pad_value", 0) is None else 1
     return (
         make_node(
-            "AveragePool", params.input_names, params.output_names,
-            kernel_shape=ksize, strides=stride, pads=pad + pad, count_include_pad=include_pad,
+            "AveragePool",
+            params.input_names,
+            params.output_names,
+            kernel_shape=ksize,
+            strides=stride,
+            pads=pad + pad,
+            count_include_pad=include_pad,
         ),
     )
 
@@ -55,11 +68,17 @@ def _upsample(gb, params, x, scales, out):
     if params.opset_version >= 11:
         attrs = {"coordinate_transformation_mode": "asymmetric", "nearest_mode": "floor"}
         name = forms.const(params, scales, "scales")
-        return forms.emit(gb, "Resize", [x, "", name], out, mode="nearest", **attrs)
+        return forms.emit(
+            gb, "Resize", [x, forms.resize_roi(params), name], out, mode="nearest", **attrs
+        )
     if params.opset_version == 10:
-        return forms.emit(gb, "Resize", [x, forms.const(params, scales, "scales")], out, mode="nearest")
+        return forms.emit(
+            gb, "Resize", [x, forms.const(params, scales, "scales")], out, mode="nearest"
+        )
     if params.opset_version == 9:
-        return forms.emit(gb, "Upsample", [x, forms.const(params, scales, "scales")], out, mode="nearest")
+        return forms.emit(
+            gb, "Upsample", [x, forms.const(params, scales, "scales")], out, mode="nearest"
+        )
     return forms.emit(gb, "Upsample", [x], out, mode="nearest", scales=[float(s) for s in scales])
 
 
@@ -80,10 +99,14 @@ def convert_unpooling(params):
         _upsample(gb, params, x, [1, 1, *stride], params.output_names[0])
         return gb.nodes()
     if any(o > f for o, f in zip(out_shape[2:], full)):
-        raise ValueError(f"Unpooling to outsize {out_shape[2:]} larger than {full} has no ONNX form")
+        raise ValueError(
+            f"Unpooling to outsize {out_shape[2:]} larger than {full} has no ONNX form"
+        )
     up = _upsample(gb, params, x, [1, 1, *stride], None)
     axes = list(range(2, len(shape)))
-    forms.slice_(gb, params, up, [0] * len(axes), list(out_shape[2:]), axes, None, params.output_names[0])
+    forms.slice_(
+        gb, params, up, [0] * len(axes), list(out_shape[2:]), axes, None, params.output_names[0]
+    )
     return gb.nodes()
 
 
@@ -93,11 +116,15 @@ def convert_roi_pooling_2d(params):
         "ROIPooling2D: ONNX MaxRoiPool rounds ROI corners as Chainer does, but runtimes may "
         "differ from Chainer for ROIs over negative values (empty bins)",
         UserWarning,
+        stacklevel=2,
     )
     outsize = params.func.outsize
     return (
         make_node(
-            "MaxRoiPool", params.input_names, params.output_names,
-            pooled_shape=[int(o) for o in outsize], spatial_scale=float(params.func.spatial_scale),
+            "MaxRoiPool",
+            params.input_names,
+            params.output_names,
+            pooled_shape=[int(o) for o in outsize],
+            spatial_scale=float(params.func.spatial_scale),
         ),
     )

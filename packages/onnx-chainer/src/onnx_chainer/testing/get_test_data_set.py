@@ -7,7 +7,6 @@ import tempfile
 from typing import Any
 
 import chainer
-
 from onnx_chainer.export_testcase import export_testcase
 
 #: Environment variable naming the directory test cases go to (default: a temp directory).
@@ -15,7 +14,7 @@ OUT_DIR_ENV = "ONNX_CHAINER_TEST_OUT_DIR"
 
 
 def gen_test_data_set(model: Any, args: Any, name: str, opset_version: int, **kwargs) -> str:
-    """Write ``<out>/opset<opset_version>/<name>`` with :func:`export_testcase`; return the path."""
+    """Write ``<out>/opset<N>/<name>`` with :func:`export_testcase`; return its path."""
     root = os.environ.get(OUT_DIR_ENV) or os.path.join(tempfile.gettempdir(), "onnx_chainer_out")
     if isinstance(model, chainer.Link):
         model.xp.random.seed(42)
