@@ -9,7 +9,8 @@ import onnx
 import onnx.numpy_helper
 
 import chainer
-from onnx_chainer import onnx_helper
+from onnx_chainer import mapping, onnx_helper
+from onnx_chainer.functions._registry import MAXIMUM_OPSET_VERSION
 
 
 def _key(value: Any) -> int:
@@ -27,9 +28,11 @@ class Context:
 
     Args:
         model: The exported ``chainer.Link`` (parameters and persistent arrays are named from it).
+        opset_version: Target opset (decides the form of constants).
     """
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Any, opset_version: int = MAXIMUM_OPSET_VERSION) -> None:
+        self.opset_version = opset_version
         self.name_list: dict[int, str] = {}
         self._alive: list[Any] = []  # keeps keyed objects alive, so ids stay unique
         self.parameters: list[onnx.TensorProto] = []
@@ -111,11 +114,22 @@ class Context:
     def add_const(self, array: Any, name: str) -> str:
         """Add a ``Constant`` node holding ``array``, emitted before the function's nodes."""
         out = self._unique(f"{self.current_name}_const_{name}")
-        tensor = onnx.numpy_helper.from_array(np.asarray(array), out)
+        array = np.asarray(array)
+        self._parameter_names.add(out)
+        if self.opset_version < 9 and array.dtype.kind != "f":
+            # Constant takes only float tensors before opset 9: hold a double and cast it.
+            stored = f"{out}_double"
+            tensor = onnx.numpy_helper.from_array(array.astype(np.float64), stored)
+            to = mapping.onnx_type(array.dtype)
+            self.pending_nodes += [
+                onnx_helper.make_node("Constant", [], [stored], name=stored, value=tensor),
+                onnx_helper.make_node("Cast", [stored], [out], name=out, to=to),
+            ]
+            return out
+        tensor = onnx.numpy_helper.from_array(array, out)
         self.pending_nodes.append(
             onnx_helper.make_node("Constant", [], [out], name=out, value=tensor)
         )
-        self._parameter_names.add(out)
         return out
 
     def _unique(self, name: str) -> str:

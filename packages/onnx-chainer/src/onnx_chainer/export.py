@@ -334,7 +334,7 @@ def export(
     outputs = _outputs(raw_outputs, output_names)
     _warn_uninitialized(model)
 
-    context = Context(model)
+    context = Context(model, opset_version)
     for name, variable in inputs:
         context.set_name(variable, name)
         context.set_name(variable.array, name)

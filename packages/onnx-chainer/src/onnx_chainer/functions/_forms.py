@@ -141,3 +141,12 @@ def resize_roi(params, name: str = "roi") -> str:
     if params.opset_version >= 13:
         return ""
     return const(params, np.zeros(0, np.float32), name)
+
+
+def one_hot(gb, params, indices: str, depth: int, dtype) -> str:
+    """``OneHot`` of int64 indices (the index type every runtime implements) as ``dtype``."""
+    from onnx_chainer import mapping
+
+    index64 = gb.op("Cast", [indices], to=mapping.onnx_type(np.int64))
+    values = const(params, [0, 1], "onehot_values", dtype)
+    return gb.op("OneHot", [index64, ints(params, [depth], "depth"), values], axis=-1)

@@ -11,7 +11,7 @@ import onnx
 #: Oldest opset any converter targets (as Chainer v7's exporter).
 MINIMUM_OPSET_VERSION = 7
 #: Newest opset the converters are written and verified for (capped by the installed onnx).
-MAXIMUM_OPSET_VERSION = min(onnx.defs.onnx_opset_version(), 26)
+MAXIMUM_OPSET_VERSION = min(onnx.defs.onnx_opset_version(), 28)
 
 
 class UnsupportedFunctionError(ValueError):

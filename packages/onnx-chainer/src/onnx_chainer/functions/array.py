@@ -215,8 +215,7 @@ def convert_select_item(params):
     x, t = params.input_names
     depth = forms.input_shape(params)[1]
     gb = GraphBuilder()
-    values = forms.const(params, [0, 1], "onehot_values", forms.input_dtype(params))
-    onehot = gb.op("OneHot", [t, forms.ints(params, [depth], "depth"), values], axis=-1)
+    onehot = forms.one_hot(gb, params, t, depth, forms.input_dtype(params))
     picked = gb.op("Mul", [x, onehot])
     forms.reduce(gb, params, "ReduceSum", picked, [1], False, params.output_names[0])
     return gb.nodes()
@@ -239,6 +238,14 @@ def convert_transpose_sequence(params):
     return gb.nodes()
 
 
+def _scale(size: int, out: int) -> np.float32:
+    """The float32 scale with ``floor(size * scale) == out`` (``out / size`` may round down)."""
+    scale = np.float32(out / size)
+    while np.floor(size * np.float64(scale)) < out:
+        scale = np.nextafter(scale, np.float32(np.inf))
+    return scale
+
+
 @support("ResizeImages")
 def convert_resize_images(params):
     import warnings
@@ -249,7 +256,7 @@ def convert_resize_images(params):
     mode = "linear" if func.mode == "bilinear" else "nearest"
     gb = GraphBuilder()
     x = params.input_names[0]
-    scales = np.array([1, 1, out_h / h, out_w / w], np.float32)
+    scales = np.array([1, 1, _scale(h, out_h), _scale(w, out_w)], np.float32)
     if params.opset_version >= 11:
         attrs = {"mode": mode}
         if mode == "linear":

@@ -110,7 +110,8 @@ def convert_unpooling(params):
     return gb.nodes()
 
 
-@support("ROIPooling2D")
+# onnxruntime implements MaxRoiPool up to its opset-21 version.
+@support("ROIPooling2D", max_opset=21)
 def convert_roi_pooling_2d(params):
     warnings.warn(
         "ROIPooling2D: ONNX MaxRoiPool rounds ROI corners as Chainer does, but runtimes may "
