@@ -25,7 +25,7 @@ def _flat(outputs):
     return list(outputs)
 
 
-def run_onnxruntime(model: onnx.ModelProto, feeds: dict) -> list[np.ndarray]:
+def _run_onnxruntime(model: onnx.ModelProto, feeds: dict) -> list[np.ndarray]:
     session = onnxruntime.InferenceSession(
         model.SerializeToString(), providers=["CPUExecutionProvider"]
     )
@@ -40,7 +40,7 @@ def _export_and_compare(model, args, opset_version, **kwargs) -> onnx.ModelProto
     )
     onnx.checker.check_model(onnx_model, full_check=True)
     assert onnx_model.opset_import[0].version == opset_version
-    actual = run_onnxruntime(onnx_model, dict(inputs))
+    actual = _run_onnxruntime(onnx_model, dict(inputs))
     expected = [np.asarray(v.array) for v in outputs.values()]
     assert len(actual) == len(expected)
     for got, want in zip(actual, expected):
@@ -62,3 +62,9 @@ def no_experimental_warning():
 def export_and_compare():
     """``export_and_compare(model, args, opset_version, **export_kwargs)`` -> ModelProto."""
     return _export_and_compare
+
+
+@pytest.fixture
+def run_onnxruntime():
+    """``run_onnxruntime(model_proto, {name: array})`` -> list of outputs."""
+    return _run_onnxruntime
