@@ -42,7 +42,7 @@ def _is_index_list(value: list) -> bool:
     return any(isinstance(v, (list, slice)) or v is None or v is Ellipsis for v in value)
 
 
-@support("GetItem")
+@support("GetItem", family="array")
 def convert_get_item(params):
     shape = forms.input_shape(params)
     out_shape = tuple(params.func.outputs[0]().shape)

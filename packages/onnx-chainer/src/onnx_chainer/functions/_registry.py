@@ -70,20 +70,22 @@ def support(
     min_opset: int = MINIMUM_OPSET_VERSION,
     max_opset: int = MAXIMUM_OPSET_VERSION,
     input_labels: tuple[str, ...] = (),
+    family: str | None = None,
 ) -> Callable[[Converter], Converter]:
     """Register the decorated converter for the Chainer function classes ``function_names``.
 
     ``min_opset``/``max_opset`` bound the opsets the converter emits valid nodes for; inside,
-    the converter picks the node form per ``params.opset_version``.
+    the converter picks the node form per ``params.opset_version``. ``family`` defaults to the
+    converter's module (``activation``, ``array``, ...).
     """
 
     def register(convert: Converter) -> Converter:
-        family = convert.__module__.rsplit(".", 1)[-1]
+        module_family = family or convert.__module__.rsplit(".", 1)[-1]
         for name in function_names:
             if name in _REGISTRY:
                 raise RuntimeError(f"a converter for {name} is already registered")
             _REGISTRY[name] = ConverterSpec(
-                name, convert, family, min_opset, max_opset, input_labels
+                name, convert, module_family, min_opset, max_opset, input_labels
             )
         return convert
 
@@ -126,3 +128,14 @@ def find_converter(
             + _HOW_TO_EXTEND.format(name=function_name)[1:]
         )
     return spec.convert, spec.input_labels
+
+
+def supported_table() -> str:
+    """The Markdown table of registered converters (family, function, opsets), sorted."""
+    rows = sorted(_REGISTRY.values(), key=lambda s: (s.family, s.function_name))
+    lines = ["| family | Chainer function | opsets |", "|---|---|---|"]
+    for spec in rows:
+        lines.append(
+            f"| {spec.family} | `{spec.function_name}` | {spec.min_opset}-{spec.max_opset} |"
+        )
+    return "\n".join(lines)

@@ -15,59 +15,45 @@ def _tuple(value, ndim: int) -> list[int]:
     return [int(v) for v in value]
 
 
-@support("Convolution2DFunction", "ConvolutionND", "DilatedConvolution2DFunction")
-def convert_convolution(params):
+def _window(params):
+    """(kernel, stride, pad, dilate, groups) of a (de)convolution, one entry per spatial axis."""
     func = params.func
-    kernel = forms.input_shape(params, 1)[2:]
+    kernel = list(forms.input_shape(params, 1)[2:])
     ndim = len(kernel)
     stride, pad = _tuple(func.stride, ndim), _tuple(func.pad, ndim)
     dilate = _tuple(getattr(func, "dilate", 1), ndim)
+    return kernel, stride, pad, dilate, int(getattr(func, "groups", 1))
+
+
+@support("Convolution2DFunction", "ConvolutionND", "DilatedConvolution2DFunction")
+def convert_convolution(params):
+    kernel, stride, pad, dilate, groups = _window(params)
     end_pad = list(pad)
-    if getattr(func, "cover_all", False):
+    if getattr(params.func, "cover_all", False):
         # Chainer's cover_all adds up to stride - 1 zeros at the end of each spatial axis.
         end_pad = [p + s - 1 for p, s in zip(pad, stride)]
+    attrs = {"kernel_shape": kernel, "strides": stride, "dilations": dilate, "group": groups}
     return (
-        make_node(
-            "Conv",
-            params.input_names,
-            params.output_names,
-            kernel_shape=list(kernel),
-            strides=stride,
-            pads=pad + end_pad,
-            dilations=dilate,
-            group=int(getattr(func, "groups", 1)),
-        ),
+        make_node("Conv", params.input_names, params.output_names, pads=pad + end_pad, **attrs),
     )
 
 
 @support("Deconvolution2DFunction", "DeconvolutionND")
 def convert_deconvolution(params):
-    func = params.func
+    kernel, stride, pad, dilate, groups = _window(params)
     in_shape = forms.input_shape(params)
-    kernel = forms.input_shape(params, 1)[2:]
-    ndim = len(kernel)
-    stride, pad = _tuple(func.stride, ndim), _tuple(func.pad, ndim)
-    dilate = _tuple(getattr(func, "dilate", 1), ndim)
-    out_shape = tuple(func.outputs[0]().shape)[2:]
+    out_shape = tuple(params.func.outputs[0]().shape)[2:]
     natural = [
         s * (i - 1) + (k - 1) * d + 1 - 2 * p
         for s, i, k, d, p in zip(stride, in_shape[2:], kernel, dilate, pad)
     ]
     extra = [o - n for o, n in zip(out_shape, natural)]
-    attrs = {}
+    attrs = {"kernel_shape": kernel, "strides": stride, "dilations": dilate, "group": groups}
     if any(extra):
         attrs["output_padding"] = extra
     return (
         make_node(
-            "ConvTranspose",
-            params.input_names,
-            params.output_names,
-            kernel_shape=list(kernel),
-            strides=stride,
-            pads=pad + pad,
-            dilations=dilate,
-            group=int(getattr(func, "groups", 1)),
-            **attrs,
+            "ConvTranspose", params.input_names, params.output_names, pads=pad + pad, **attrs
         ),
     )
 

@@ -49,26 +49,19 @@ def convert_softmax_cross_entropy(params):
     return gb.nodes()
 
 
-@support("MeanSquaredError", "MeanAbsoluteError")
-def convert_mean_error(params):
+@support("MeanSquaredError", "MeanAbsoluteError", "SquaredError", "AbsoluteError")
+def convert_error(params):
+    """Squared or absolute difference, averaged for the ``Mean*`` functions."""
+    label = function_label(params.func)
     a, b = params.input_names
     gb = GraphBuilder()
     diff = gb.op("Sub", [a, b])
-    if function_label(params.func) == "MeanSquaredError":
-        error = gb.op("Mul", [diff, diff])
+    mean = label.startswith("Mean")
+    out = None if mean else params.output_names[0]
+    if label.endswith("SquaredError"):
+        error = forms.emit(gb, "Mul", [diff, diff], out)
     else:
-        error = gb.op("Abs", [diff])
-    forms.reduce(gb, params, "ReduceMean", error, None, False, params.output_names[0])
-    return gb.nodes()
-
-
-@support("SquaredError", "AbsoluteError")
-def convert_elementwise_error(params):
-    a, b = params.input_names
-    gb = GraphBuilder()
-    diff = gb.op("Sub", [a, b])
-    if function_label(params.func) == "SquaredError":
-        gb.op_output_named("Mul", [diff, diff], params.output_names)
-    else:
-        gb.op_output_named("Abs", [diff], params.output_names)
+        error = forms.emit(gb, "Abs", [diff], out)
+    if mean:
+        forms.reduce(gb, params, "ReduceMean", error, None, False, params.output_names[0])
     return gb.nodes()

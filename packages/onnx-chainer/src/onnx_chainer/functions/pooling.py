@@ -25,7 +25,7 @@ def _window(params):
     return as_list(func.ksize), as_list(func.stride), as_list(func.pad)
 
 
-@support("MaxPoolingND", "MaxPooling2D")
+@support("MaxPoolingND")
 def convert_max_pooling(params):
     ksize, stride, pad = _window(params)
     end = list(pad)
