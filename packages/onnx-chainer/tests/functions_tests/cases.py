@@ -387,6 +387,42 @@ CASES = [
     ),
     ("squared_error", "SquaredError", lambda: (_fn(F.squared_error), (_x(2, 3), _pos(2, 3)))),
     ("absolute_error", "AbsoluteError", lambda: (_fn(F.absolute_error), (_x(2, 3), _pos(2, 3)))),
+    (
+        "sigmoid_cross_entropy",
+        "SigmoidCrossEntropy",
+        lambda: (
+            _fn(F.sigmoid_cross_entropy),
+            (_x(3, 4), np.array([[1, 0, -1, 1]] * 3, np.int32)),
+        ),
+    ),
+    (
+        "huber_loss",
+        "HuberLoss",
+        lambda: (_fn(lambda x, t: F.huber_loss(x, t, 0.5)), (_x(3, 4) * 2, _pos(3, 4))),
+    ),
+    (
+        "accuracy",
+        "Accuracy",
+        lambda: (_fn(F.accuracy), (_RNG.rand(4, 3).astype("f"), np.array([0, 1, 2, 1], np.int32))),
+    ),
+    ("rrelu", "RReLU", lambda: (_fn(F.rrelu), _x(2, 5))),
+    ("erfc", "Erfc", lambda: (_fn(F.erfc), _x(2, 3))),
+    (
+        "floor_divide",
+        "FloorDivide",
+        lambda: (_fn(lambda a, b: a // b), (_x(2, 3) * 5, _pos(2, 3))),
+    ),
+    (
+        "tensordot",
+        "TensorDot",
+        lambda: (_fn(lambda a, b: F.tensordot(a, b, ([1], [0]))), (_x(2, 3, 4), _x(3, 2))),
+    ),
+    ("sum_to", "SumTo", lambda: (_fn(lambda x: F.sum_to(x, (1, 3))), _x(2, 2, 3))),
+    (
+        "batch_det",
+        "BatchDet",
+        lambda: (_fn(F.batch_det), _RNG.rand(2, 3, 3).astype("f") + np.eye(3, dtype="f")),
+    ),
     ("dropout", "Dropout", lambda: (_fn(_train_dropout), np.zeros((2, 3), np.float32))),
     ("lstm", "LSTM", lambda: (_fn(F.lstm), (_x(2, 3), _x(2, 12)))),
 ]

@@ -92,3 +92,10 @@ def convert_crelu(params):
     axis = params.func.axis % len(forms.input_shape(params))
     gb.op_output_named("Concat", [pos, neg], params.output_names, axis=axis)
     return gb.nodes()
+
+
+@support("RReLU")
+def convert_rrelu(params):
+    """The slopes Chainer used (random in training, their mean in test mode) become a tensor."""
+    slopes = params.context.add_param(params.func.r, "r")
+    return (make_node("PRelu", [params.input_names[0], slopes], params.output_names),)

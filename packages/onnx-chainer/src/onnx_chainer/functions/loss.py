@@ -65,3 +65,65 @@ def convert_error(params):
     if mean:
         forms.reduce(gb, params, "ReduceMean", error, None, False, params.output_names[0])
     return gb.nodes()
+
+
+@support("SigmoidCrossEntropy", min_opset=9)
+def convert_sigmoid_cross_entropy(params):
+    """``softplus(x) - x * t`` over the labels that are not ``-1``, reduced as Chainer does."""
+    func = params.func
+    x, t = params.input_names
+    dtype = forms.input_dtype(params)
+    gb = GraphBuilder()
+    t_float = gb.op("Cast", [t], to=mapping.onnx_type(dtype))
+    kept = gb.op("Not", [gb.op("Equal", [t, forms.scalar(params, -1, "ignore", 1)])])
+    weight = gb.op("Cast", [kept], to=mapping.onnx_type(dtype))
+    loss = gb.op("Sub", [gb.op("Softplus", [x]), gb.op("Mul", [x, t_float])])
+    loss = gb.op("Mul", [loss, weight])
+    out = params.output_names[0]
+    if func.reduce == "no":
+        forms.emit(gb, "Identity", [loss], out)
+        return gb.nodes()
+    total = forms.reduce(gb, params, "ReduceSum", loss, None, False)
+    if func.normalize:
+        count = forms.reduce(gb, params, "ReduceSum", weight, None, False)
+        count = gb.op("Max", [count, forms.scalar(params, 1, "one")])
+    else:
+        count = forms.scalar(params, forms.input_shape(params)[0], "batch")
+    forms.emit(gb, "Div", [total, count], out)
+    return gb.nodes()
+
+
+@support("HuberLoss", min_opset=9)
+def convert_huber_loss(params):
+    func = params.func
+    x, t = params.input_names
+    gb = GraphBuilder()
+    diff = gb.op("Sub", [x, t])
+    size = gb.op("Abs", [diff])
+    delta = forms.scalar(params, func.delta, "delta")
+    quadratic = gb.op("Mul", [gb.op("Mul", [diff, diff]), forms.scalar(params, 0.5, "half")])
+    linear = gb.op(
+        "Mul", [delta, gb.op("Sub", [size, forms.scalar(params, 0.5 * func.delta, "half_delta")])]
+    )
+    small = gb.op("Not", [gb.op("Greater", [size, delta])])
+    out = params.output_names[0]
+    if func.reduce == "no":
+        forms.emit(gb, "Where", [small, quadratic, linear], out)
+        return gb.nodes()
+    loss = gb.op("Where", [small, quadratic, linear])
+    forms.reduce(gb, params, "ReduceSum", loss, [1], False, out)
+    return gb.nodes()
+
+
+@support("Accuracy")
+def convert_accuracy(params):
+    if params.func.ignore_label is not None:
+        raise ValueError("Accuracy with ignore_label is not exported")
+    y, t = params.input_names
+    dtype = forms.input_dtype(params)
+    gb = GraphBuilder()
+    predicted = gb.op("ArgMax", [y], axis=1, keepdims=0)
+    label = gb.op("Cast", [t], to=mapping.onnx_type(np.int64))
+    hit = gb.op("Cast", [gb.op("Equal", [predicted, label])], to=mapping.onnx_type(dtype))
+    forms.reduce(gb, params, "ReduceMean", hit, None, False, params.output_names[0])
+    return gb.nodes()

@@ -245,3 +245,53 @@ def convert_einsum(params):
 @support("Fmod", min_opset=10)
 def convert_fmod(params):
     return (make_node("Mod", params.input_names, params.output_names, fmod=1),)
+
+
+@support("Erfc", min_opset=9)
+def convert_erfc(params):
+    gb = GraphBuilder()
+    erf = gb.op("Erf", params.input_names)
+    gb.op_output_named("Sub", [forms.scalar(params, 1, "one"), erf], params.output_names)
+    return gb.nodes()
+
+
+@support("FloorDivide")
+def convert_floor_divide(params):
+    if forms.input_dtype(params).kind != "f":
+        raise ValueError("FloorDivide of integers has no exact ONNX form (Div truncates)")
+    gb = GraphBuilder()
+    gb.op_output_named("Floor", [gb.op("Div", params.input_names)], params.output_names)
+    return gb.nodes()
+
+
+@support("TensorDot", min_opset=12)
+def convert_tensordot(params):
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    a_ndim, b_ndim = len(forms.input_shape(params, 0)), len(forms.input_shape(params, 1))
+    a_terms = [next(letters) for _ in range(a_ndim)]
+    b_terms = [next(letters) for _ in range(b_ndim)]
+    for a_axis, b_axis in zip(params.func.a_axes, params.func.b_axes):
+        b_terms[b_axis % b_ndim] = a_terms[a_axis % a_ndim]
+    summed = set(a_terms) & set(b_terms)
+    out = [t for t in a_terms if t not in summed] + [t for t in b_terms if t not in summed]
+    equation = f"{''.join(a_terms)},{''.join(b_terms)}->{''.join(out)}"
+    return (make_node("Einsum", params.input_names, params.output_names, equation=equation),)
+
+
+@support("SumTo")
+def convert_sum_to(params):
+    shape = forms.input_shape(params)
+    target = tuple(params.func.shape)
+    lead = len(shape) - len(target)
+    axes = list(range(lead)) + [
+        lead + i for i, d in enumerate(target) if d == 1 and shape[lead + i] != 1
+    ]
+    gb = GraphBuilder()
+    summed = forms.reduce(gb, params, "ReduceSum", params.input_names[0], axes, True)
+    forms.reshape(gb, params, summed, target, params.output_names[0])
+    return gb.nodes()
+
+
+@support("BatchDet", min_opset=11)
+def convert_batch_det(params):
+    return (make_node("Det", params.input_names, params.output_names),)
