@@ -35,7 +35,8 @@ class Context:
         self.opset_version = opset_version
         self.name_list: dict[int, str] = {}
         self._alive: list[Any] = []  # keeps keyed objects alive, so ids stay unique
-        self.parameters: list[onnx.TensorProto] = []
+        #: Initializer name -> array (turned into tensors once the graph is checked).
+        self.parameters: dict[str, np.ndarray] = {}
         self._parameter_names: set[str] = set()
         self.pending_nodes: list[onnx.NodeProto] = []
         #: Initializers that hold the model's own parameters and persistent arrays.
@@ -107,7 +108,7 @@ class Context:
             name = f"{self.current_name}_param_{name}"
         name = self._unique(name)
         array = np.asarray(chainer.backend.CpuDevice().send(array))
-        self.parameters.append(onnx.numpy_helper.from_array(array, name))
+        self.parameters[name] = array
         self._parameter_names.add(name)
         return name
 

@@ -14,7 +14,7 @@ import onnx.helper
 
 import chainer
 import chainer.functions
-from onnx_chainer import onnx_helper, replace_func
+from onnx_chainer import mapping, onnx_helper, replace_func
 from onnx_chainer.context import Context
 from onnx_chainer.functions import _registry
 from onnx_chainer.graph import Graph, reachable_functions, value_info
@@ -252,6 +252,15 @@ def _warn_uninitialized(model: Any) -> None:
         )
 
 
+def _fill_tensor(tensor: onnx.TensorProto, name: str, array: np.ndarray) -> None:
+    """Write ``array`` into ``tensor`` in place (one copy of the bytes, none of the proto)."""
+    array = np.ascontiguousarray(array)
+    tensor.name = name
+    tensor.data_type = mapping.onnx_type(array.dtype)
+    tensor.dims.extend(array.shape)
+    tensor.raw_data = array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes()
+
+
 def _check(model: onnx.ModelProto) -> None:
     unknown = sorted(
         {
@@ -366,16 +375,13 @@ def export(
         output_infos.append(value_info(target, variable.array, out_shape))
 
     input_infos = [value_info(n, v.array, s) for (n, v), s in zip(inputs, shapes)]
-    initializers = context.parameters
-    if not export_params:
-        as_inputs = [t for t in initializers if t.name in context.model_param_names]
-        initializers = [t for t in initializers if t.name not in context.model_param_names]
-        input_infos += [
-            onnx.helper.make_tensor_value_info(t.name, t.data_type, list(t.dims))
-            for t in as_inputs
-        ]
+    parameters = context.parameters
+    as_inputs = [n for n in parameters if not export_params and n in context.model_param_names]
+    # The graph is checked with every parameter as a typed input; the tensors are added after,
+    # so the checker does not serialize (copy) hundreds of MB of weights.
+    parameter_infos = [value_info(n, a) for n, a in parameters.items()]
     onnx_graph = onnx.helper.make_graph(
-        graph.nodes, graph_name, input_infos, output_infos, initializer=initializers
+        graph.nodes, graph_name, input_infos + parameter_infos, output_infos
     )
     opset_imports = [onnx.helper.make_opsetid("", opset_version)]
     for domain, version in (external_opset_imports or {}).items():
@@ -390,6 +396,11 @@ def export(
         4, onnx.helper.find_min_ir_version_for([opset_imports[0]], ignore_unknown=True)
     )
     _check(onnx_model)
+    del onnx_model.graph.input[len(input_infos) :]
+    onnx_model.graph.input.extend(value_info(n, parameters[n]) for n in as_inputs)
+    for name, array in parameters.items():
+        if name not in as_inputs:
+            _fill_tensor(onnx_model.graph.initializer.add(), name, array)
 
     if filename is not None:
         data = onnx_model.SerializeToString()
