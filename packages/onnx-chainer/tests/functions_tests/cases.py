@@ -361,6 +361,18 @@ CASES = [
             (_pos(2, 2, 6, 8), np.array([[0, 1, 1, 6, 6], [1, 2, 0, 9, 7]], np.float32)),
         ),
     ),
+    (
+        "roi_average_align_2d",
+        "ROIAverageAlign2D",
+        lambda: (
+            _fn(lambda x, r, i: F.roi_average_align_2d(x, r, i, (2, 3), 0.5, 2)),
+            (
+                _pos(2, 2, 6, 8),
+                np.array([[1, 1, 6, 6], [0, 2, 7, 9]], np.float32),
+                np.array([0, 1], np.int32),
+            ),
+        ),
+    ),
     # loss, noise, rnn
     (
         "softmax_cross_entropy",

@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 
+from onnx_chainer import mapping
 from onnx_chainer.functions import _forms as forms
 from onnx_chainer.functions._registry import support
 from onnx_chainer.onnx_helper import GraphBuilder, make_node
@@ -129,3 +130,36 @@ def convert_roi_pooling_2d(params):
             spatial_scale=float(params.func.spatial_scale),
         ),
     )
+
+
+# onnxruntime implements RoiAlign up to its opset-16 version (no kernel for RoiAlign-22).
+@support(
+    "ROIAverageAlign2D", min_opset=10, max_opset=21, input_labels=("x", "rois", "roi_indices")
+)
+def convert_roi_average_align_2d(params):
+    """``RoiAlign`` (average): Chainer's ROIs are (y1, x1, y2, x2), ONNX's (x1, y1, x2, y2)."""
+    func = params.func
+    ratio = func.sampling_ratio
+    ratios = {0} if ratio is None else set(ratio if isinstance(ratio, tuple) else (ratio,))
+    if len(ratios) != 1:
+        raise ValueError(f"ROIAverageAlign2D: ONNX takes one sampling_ratio, got {ratio!r}")
+    x, rois, indices = params.input_names
+    gb = GraphBuilder()
+    xy_rois = gb.op("Gather", [rois, forms.ints(params, [1, 0, 3, 2], "xy_order")], axis=1)
+    batch = gb.op("Cast", [indices], to=mapping.onnx_type(np.int64))
+    attrs = {}
+    if params.opset_version >= 16:
+        attrs["coordinate_transformation_mode"] = "output_half_pixel"  # no half-pixel shift
+    out_h, out_w = func.outsize
+    gb.op_output_named(
+        "RoiAlign",
+        [x, xy_rois, batch],
+        params.output_names,
+        mode="avg",
+        output_height=int(out_h),
+        output_width=int(out_w),
+        sampling_ratio=int(ratios.pop()),
+        spatial_scale=float(func.spatial_scale),
+        **attrs,
+    )
+    return gb.nodes()
