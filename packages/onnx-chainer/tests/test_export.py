@@ -280,3 +280,24 @@ def test_retain_input_hook_keeps_temporary_inputs():
         model(chainer.Variable(np.array(3, np.float32)))
     assert len(hook.retain_inputs) == 1
     assert [type(f).__name__ for f in hook.functions] == ["Stack"]
+
+
+@pytest.mark.parametrize(
+    "forward,message",
+    [
+        (lambda x: F.unpooling_2d(x, 3, stride=2, cover_all=False), "no ONNX form"),
+        (lambda x: x[[0, 1], :, [0, 1]], "leading axes"),
+        (lambda x: F.cast(x, np.int32) // 2, "FloorDivide of integers"),
+    ],
+    ids=["overlapping_unpooling", "separated_array_indices", "integer_floor_divide"],
+)
+def test_argument_combinations_onnx_cannot_express(forward, message, tmp_path):
+    path = tmp_path / "m.onnx"
+    with pytest.raises(ValueError, match=message):
+        onnx_chainer.export(
+            chainer.Sequential(forward),
+            input_generator.increasing(2, 2, 3, 3),
+            filename=str(path),
+            no_testcase=True,
+        )
+    assert not path.exists()
