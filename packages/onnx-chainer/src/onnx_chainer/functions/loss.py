@@ -10,6 +10,21 @@ from onnx_chainer.functions._registry import function_label, support
 from onnx_chainer.onnx_helper import GraphBuilder
 
 
+def _reduce_masked_loss(gb, params, loss: str, weight: str) -> None:
+    """Chainer's reductions of a per-element loss whose ignored labels have weight 0."""
+    func, out = params.func, params.output_names[0]
+    if func.reduce == "no":
+        forms.emit(gb, "Identity", [loss], out)
+        return
+    total = forms.reduce(gb, params, "ReduceSum", loss, None, False)
+    if func.normalize:
+        count = forms.reduce(gb, params, "ReduceSum", weight, None, False)
+        count = gb.op("Max", [count, forms.scalar(params, 1, "one")])
+    else:
+        count = forms.scalar(params, forms.input_shape(params)[0], "batch")
+    forms.emit(gb, "Div", [total, count], out)
+
+
 @support("SoftmaxCrossEntropy", min_opset=9)
 def convert_softmax_cross_entropy(params):
     func = params.func
@@ -35,17 +50,7 @@ def convert_softmax_cross_entropy(params):
     picked = forms.reduce(gb, params, "ReduceSum", gb.op("Mul", [onehot, log_p]), [1], False)
     weight = gb.op("Cast", [kept], to=mapping.onnx_type(dtype))
     loss = gb.op("Mul", [gb.op("Neg", [picked]), weight])
-    out = params.output_names[0]
-    if func.reduce == "no":
-        forms.emit(gb, "Identity", [loss], out)
-        return gb.nodes()
-    total = forms.reduce(gb, params, "ReduceSum", loss, None, False)
-    if func.normalize:
-        count = forms.reduce(gb, params, "ReduceSum", weight, None, False)
-        count = gb.op("Max", [count, forms.scalar(params, 1, "one")])
-    else:
-        count = forms.scalar(params, np.float64(shape[0]), "batch")
-    forms.emit(gb, "Div", [total, count], out)
+    _reduce_masked_loss(gb, params, loss, weight)
     return gb.nodes()
 
 
@@ -70,7 +75,6 @@ def convert_error(params):
 @support("SigmoidCrossEntropy", min_opset=9)
 def convert_sigmoid_cross_entropy(params):
     """``softplus(x) - x * t`` over the labels that are not ``-1``, reduced as Chainer does."""
-    func = params.func
     x, t = params.input_names
     dtype = forms.input_dtype(params)
     gb = GraphBuilder()
@@ -78,18 +82,7 @@ def convert_sigmoid_cross_entropy(params):
     kept = gb.op("Not", [gb.op("Equal", [t, forms.scalar(params, -1, "ignore", 1)])])
     weight = gb.op("Cast", [kept], to=mapping.onnx_type(dtype))
     loss = gb.op("Sub", [gb.op("Softplus", [x]), gb.op("Mul", [x, t_float])])
-    loss = gb.op("Mul", [loss, weight])
-    out = params.output_names[0]
-    if func.reduce == "no":
-        forms.emit(gb, "Identity", [loss], out)
-        return gb.nodes()
-    total = forms.reduce(gb, params, "ReduceSum", loss, None, False)
-    if func.normalize:
-        count = forms.reduce(gb, params, "ReduceSum", weight, None, False)
-        count = gb.op("Max", [count, forms.scalar(params, 1, "one")])
-    else:
-        count = forms.scalar(params, forms.input_shape(params)[0], "batch")
-    forms.emit(gb, "Div", [total, count], out)
+    _reduce_masked_loss(gb, params, gb.op("Mul", [loss, weight]), weight)
     return gb.nodes()
 
 
