@@ -435,6 +435,24 @@ CASES = [
         "BatchDet",
         lambda: (_fn(F.batch_det), _RNG.rand(2, 3, 3).astype("f") + np.eye(3, dtype="f")),
     ),
+    ("hinge_l1", "Hinge", lambda: (_fn(F.hinge), (_x(3, 4), np.array([1, 0, 3], np.int32)))),
+    (
+        "hinge_l2",
+        "Hinge",
+        lambda: (
+            _fn(lambda x, t: F.hinge(x, t, "L2", "no")),
+            (_x(3, 4), np.array([1, 0, 3], np.int32)),
+        ),
+    ),
+    ("ndtr", "Ndtr", lambda: (_fn(F.ndtr), _x(2, 3) * 3)),
+    (
+        "arctan2",
+        "Arctan2",
+        lambda: (
+            _fn(F.arctan2),
+            (np.array([1, -1, 1, -1, 0, 2], "f"), np.array([1, 1, -1, -1, -1, 0], "f")),
+        ),
+    ),
     ("dropout", "Dropout", lambda: (_fn(_train_dropout), np.zeros((2, 3), np.float32))),
     ("lstm", "LSTM", lambda: (_fn(F.lstm), (_x(2, 3), _x(2, 12)))),
 ]

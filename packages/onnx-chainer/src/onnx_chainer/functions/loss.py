@@ -120,3 +120,27 @@ def convert_accuracy(params):
     hit = gb.op("Cast", [gb.op("Equal", [predicted, label])], to=mapping.onnx_type(dtype))
     forms.reduce(gb, params, "ReduceMean", hit, None, False, params.output_names[0])
     return gb.nodes()
+
+
+@support("Hinge", min_opset=9)
+def convert_hinge(params):
+    """``max(0, 1 - x)`` for the true class, ``max(0, 1 + x)`` for the others (L1 or squared)."""
+    func = params.func
+    x, t = params.input_names
+    n, classes = forms.input_shape(params)
+    dtype = forms.input_dtype(params)
+    gb = GraphBuilder()
+    onehot = forms.one_hot(gb, params, t, classes, dtype)
+    sign = gb.op("Sub", [forms.scalar(params, 1, "one"), gb.op("Add", [onehot, onehot])])
+    margin = gb.op(
+        "Relu", [gb.op("Add", [forms.scalar(params, 1, "one_"), gb.op("Mul", [x, sign])])]
+    )
+    out = params.output_names[0]
+    if func.norm == "L2":
+        margin = gb.op("Mul", [margin, margin])
+    if func.reduce == "no":
+        forms.emit(gb, "Identity", [margin], out)
+        return gb.nodes()
+    total = forms.reduce(gb, params, "ReduceSum", margin, None, False)
+    forms.emit(gb, "Div", [total, forms.scalar(params, n, "batch")], out)
+    return gb.nodes()

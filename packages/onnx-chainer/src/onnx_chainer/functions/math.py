@@ -295,3 +295,38 @@ def convert_sum_to(params):
 @support("BatchDet", min_opset=11)
 def convert_batch_det(params):
     return (make_node("Det", params.input_names, params.output_names),)
+
+
+@support("Ndtr", min_opset=9)
+def convert_ndtr(params):
+    """The standard normal CDF, ``(1 + erf(x / sqrt(2))) / 2``."""
+    gb = GraphBuilder()
+    scaled = gb.op("Mul", [params.input_names[0], forms.scalar(params, 0.5**0.5, "rsqrt2")])
+    shifted = gb.op("Add", [gb.op("Erf", [scaled]), forms.scalar(params, 1, "one")])
+    gb.op_output_named("Mul", [shifted, forms.scalar(params, 0.5, "half")], params.output_names)
+    return gb.nodes()
+
+
+@support("Arctan2", min_opset=11)  # Equal on floats
+def convert_arctan2(params):
+    """``atan(y / x)`` moved to the right quadrant (``+-pi`` when ``x < 0``, ``+-pi/2`` at 0)."""
+    y, x = params.input_names
+    gb = GraphBuilder()
+    zero = forms.scalar(params, 0, "zero")
+    pi = forms.scalar(params, np.pi, "pi")
+    base = gb.op("Atan", [gb.op("Div", [y, x])])
+    y_sign = gb.op(
+        "Where",
+        [
+            gb.op("Less", [y, zero]),
+            forms.scalar(params, -1, "minus"),
+            forms.scalar(params, 1, "plus"),
+        ],
+    )
+    shifted = gb.op("Add", [base, gb.op("Mul", [y_sign, pi])])
+    quadrant = gb.op("Where", [gb.op("Less", [x, zero]), shifted, base])
+    on_axis = gb.op("Mul", [y_sign, forms.scalar(params, np.pi / 2, "half_pi")])
+    gb.op_output_named(
+        "Where", [gb.op("Equal", [x, zero]), on_axis, quadrant], params.output_names
+    )
+    return gb.nodes()
