@@ -462,3 +462,42 @@ MIN_OPSET = {"get_item_step": 10, "flip": 10, "get_item_gathernd": 11, "embed_id
 WARNS = {"roi_pooling_2d"}
 #: Cases exported approximately (with a warning, not compared) below the given opset.
 INEXACT_BELOW = {"resize_images": 11}
+#: Cases onnxruntime cannot run in float64: its CPU provider has no double kernel for an op
+#: they use (Erf, Elu, Softplus, trigonometric, pooling, OneHot, Resize, LRN, ...).
+FLOAT32_ONLY = {
+    "arccos",
+    "arcsin",
+    "arctan",
+    "arctan2",
+    "arctanh",
+    "average_pooling_2d",
+    "average_pooling_nd",
+    "average_pooling_nd_ignore_pad",
+    "batch_det",
+    "convolution_2d_cover_all",
+    "cosh",
+    "elu",
+    "erf",
+    "erfc",
+    "hard_sigmoid",
+    "hinge_l1",
+    "hinge_l2",
+    "leaky_relu",
+    "local_response_normalization",
+    "ndtr",
+    "resize_images",
+    "roi_pooling_2d",
+    "rrelu",
+    "select_item",
+    "selu",
+    "sigmoid_cross_entropy",
+    "sinh",
+    "softmax_cross_entropy",
+    "softmax_cross_entropy_no_reduce",
+    "softplus",
+    "softplus_beta",
+    "tan",
+    "unpooling_2d",
+    "unpooling_2d_cover_all",
+    "unpooling_nd",
+}

@@ -6,6 +6,7 @@ import contextlib
 import importlib.util
 import pathlib
 
+import numpy as np
 import onnx
 import pytest
 
@@ -94,3 +95,28 @@ def test_every_converter_has_a_case():
 
 def test_onnx_knows_the_newest_opset():
     assert onnx.defs.onnx_opset_version() >= onnx_chainer.MAXIMUM_OPSET_VERSION
+
+
+def _as_float64(args):
+    if isinstance(args, tuple):
+        return tuple(_as_float64(a) for a in args)
+    return args.astype(np.float64) if args.dtype == np.float32 else args
+
+
+@pytest.mark.parametrize(
+    "case_id,function_name,build", cases.CASES, ids=[c[0] for c in cases.CASES]
+)
+def test_converter_keeps_float64(case_id, function_name, build, export_and_compare):
+    model, args = build()
+    if case_id in cases.FLOAT32_ONLY or any(True for _ in getattr(model, "params", list)()):
+        pytest.skip("parameters or constants of the case are float32")
+    opset = min(registered()[function_name].max_opset, onnx_chainer.MAXIMUM_OPSET_VERSION)
+    expectation = pytest.warns(UserWarning) if case_id in cases.WARNS else contextlib.nullcontext()
+    with expectation:
+        onnx_model = export_and_compare(model, _as_float64(args), opset)
+    assert onnx_model.graph.output[0].type.tensor_type.elem_type in (
+        onnx.TensorProto.DOUBLE,
+        onnx.TensorProto.INT32,
+        onnx.TensorProto.INT64,
+        onnx.TensorProto.BOOL,
+    )
