@@ -301,3 +301,9 @@ def test_argument_combinations_onnx_cannot_express(forward, message, tmp_path):
             no_testcase=True,
         )
     assert not path.exists()
+
+
+def test_any_callable_exports(run_onnxruntime):
+    x = input_generator.increasing(2, 3)
+    model = onnx_chainer.export(lambda v: F.relu(v) * 2, x)
+    np.testing.assert_allclose(run_onnxruntime(model, {"Input_0": x})[0], np.maximum(x, 0) * 2)
