@@ -1,0 +1,146 @@
+"""Converters of chainer.functions.loss."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from onnx_chainer import mapping
+from onnx_chainer.functions import _forms as forms
+from onnx_chainer.functions._registry import function_label, support
+from onnx_chainer.onnx_helper import GraphBuilder
+
+
+def _reduce_masked_loss(gb, params, loss: str, weight: str) -> None:
+    """Chainer's reductions of a per-element loss whose ignored labels have weight 0."""
+    func, out = params.func, params.output_names[0]
+    if func.reduce == "no":
+        forms.emit(gb, "Identity", [loss], out)
+        return
+    total = forms.reduce(gb, params, "ReduceSum", loss, None, False)
+    if func.normalize:
+        count = forms.reduce(gb, params, "ReduceSum", weight, None, False)
+        count = gb.op("Max", [count, forms.scalar(params, 1, "one")])
+    else:
+        count = forms.scalar(params, forms.input_shape(params)[0], "batch")
+    forms.emit(gb, "Div", [total, count], out)
+
+
+@support("SoftmaxCrossEntropy", min_opset=9)
+def convert_softmax_cross_entropy(params):
+    func = params.func
+    x, t = params.input_names
+    shape = forms.input_shape(params)
+    if len(shape) != 2:
+        raise ValueError(f"SoftmaxCrossEntropy is exported for 2-D scores only, got shape {shape}")
+    if (
+        func.class_weight is not None
+        or func.soft_target_loss != "cross-entropy"
+        or (forms.input_dtype(params, 1).kind == "f")
+    ):
+        raise ValueError(
+            "SoftmaxCrossEntropy with class_weight or soft targets has no ONNX form here"
+        )
+    dtype = forms.input_dtype(params)
+    gb = GraphBuilder()
+    log_p = forms.softmax_like(gb, params, "LogSoftmax", x, 1, 2)
+    label = forms.scalar(params, func.ignore_label, "ignore_label", 1)
+    kept = gb.op("Not", [gb.op("Equal", [t, label])])
+    safe_t = gb.op("Where", [kept, t, forms.scalar(params, 0, "zero", 1)])
+    onehot = forms.one_hot(gb, params, safe_t, shape[1], dtype)
+    picked = forms.reduce(gb, params, "ReduceSum", gb.op("Mul", [onehot, log_p]), [1], False)
+    weight = gb.op("Cast", [kept], to=mapping.onnx_type(dtype))
+    loss = gb.op("Mul", [gb.op("Neg", [picked]), weight])
+    _reduce_masked_loss(gb, params, loss, weight)
+    return gb.nodes()
+
+
+@support("MeanSquaredError", "MeanAbsoluteError", "SquaredError", "AbsoluteError")
+def convert_error(params):
+    """Squared or absolute difference, averaged for the ``Mean*`` functions."""
+    label = function_label(params.func)
+    a, b = params.input_names
+    gb = GraphBuilder()
+    diff = gb.op("Sub", [a, b])
+    mean = label.startswith("Mean")
+    out = None if mean else params.output_names[0]
+    if label.endswith("SquaredError"):
+        error = forms.emit(gb, "Mul", [diff, diff], out)
+    else:
+        error = forms.emit(gb, "Abs", [diff], out)
+    if mean:
+        forms.reduce(gb, params, "ReduceMean", error, None, False, params.output_names[0])
+    return gb.nodes()
+
+
+@support("SigmoidCrossEntropy", min_opset=9)
+def convert_sigmoid_cross_entropy(params):
+    """``softplus(x) - x * t`` over the labels that are not ``-1``, reduced as Chainer does."""
+    x, t = params.input_names
+    dtype = forms.input_dtype(params)
+    gb = GraphBuilder()
+    t_float = gb.op("Cast", [t], to=mapping.onnx_type(dtype))
+    kept = gb.op("Not", [gb.op("Equal", [t, forms.scalar(params, -1, "ignore", 1)])])
+    weight = gb.op("Cast", [kept], to=mapping.onnx_type(dtype))
+    loss = gb.op("Sub", [gb.op("Softplus", [x]), gb.op("Mul", [x, t_float])])
+    _reduce_masked_loss(gb, params, gb.op("Mul", [loss, weight]), weight)
+    return gb.nodes()
+
+
+@support("HuberLoss", min_opset=9)
+def convert_huber_loss(params):
+    func = params.func
+    x, t = params.input_names
+    gb = GraphBuilder()
+    diff = gb.op("Sub", [x, t])
+    size = gb.op("Abs", [diff])
+    delta = forms.scalar(params, func.delta, "delta")
+    quadratic = gb.op("Mul", [gb.op("Mul", [diff, diff]), forms.scalar(params, 0.5, "half")])
+    linear = gb.op(
+        "Mul", [delta, gb.op("Sub", [size, forms.scalar(params, 0.5 * func.delta, "half_delta")])]
+    )
+    small = gb.op("Not", [gb.op("Greater", [size, delta])])
+    out = params.output_names[0]
+    if func.reduce == "no":
+        forms.emit(gb, "Where", [small, quadratic, linear], out)
+        return gb.nodes()
+    loss = gb.op("Where", [small, quadratic, linear])
+    forms.reduce(gb, params, "ReduceSum", loss, [1], False, out)
+    return gb.nodes()
+
+
+@support("Accuracy")
+def convert_accuracy(params):
+    if params.func.ignore_label is not None:
+        raise ValueError("Accuracy with ignore_label is not exported")
+    y, t = params.input_names
+    dtype = forms.input_dtype(params)
+    gb = GraphBuilder()
+    predicted = gb.op("ArgMax", [y], axis=1, keepdims=0)
+    label = gb.op("Cast", [t], to=mapping.onnx_type(np.int64))
+    hit = gb.op("Cast", [gb.op("Equal", [predicted, label])], to=mapping.onnx_type(dtype))
+    forms.reduce(gb, params, "ReduceMean", hit, None, False, params.output_names[0])
+    return gb.nodes()
+
+
+@support("Hinge", min_opset=9)
+def convert_hinge(params):
+    """``max(0, 1 - x)`` for the true class, ``max(0, 1 + x)`` for the others (L1 or squared)."""
+    func = params.func
+    x, t = params.input_names
+    n, classes = forms.input_shape(params)
+    dtype = forms.input_dtype(params)
+    gb = GraphBuilder()
+    onehot = forms.one_hot(gb, params, t, classes, dtype)
+    sign = gb.op("Sub", [forms.scalar(params, 1, "one"), gb.op("Add", [onehot, onehot])])
+    margin = gb.op(
+        "Relu", [gb.op("Add", [forms.scalar(params, 1, "one_"), gb.op("Mul", [x, sign])])]
+    )
+    out = params.output_names[0]
+    if func.norm == "L2":
+        margin = gb.op("Mul", [margin, margin])
+    if func.reduce == "no":
+        forms.emit(gb, "Identity", [margin], out)
+        return gb.nodes()
+    total = forms.reduce(gb, params, "ReduceSum", margin, None, False)
+    forms.emit(gb, "Div", [total, forms.scalar(params, n, "batch")], out)
+    return gb.nodes()

@@ -1,0 +1,332 @@
+"""Converters of chainer.functions.math (and the operators of Variable)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from onnx_chainer import mapping
+from onnx_chainer.functions import _forms as forms
+from onnx_chainer.functions._registry import function_label as _label
+from onnx_chainer.functions._registry import support
+from onnx_chainer.onnx_helper import GraphBuilder, make_node
+
+_UNARY = {
+    "Neg": "Neg",
+    "Absolute": "Abs",
+    "Exp": "Exp",
+    "Log": "Log",
+    "Sqrt": "Sqrt",
+    "Sin": "Sin",
+    "Cos": "Cos",
+    "Tan": "Tan",
+    "Arcsin": "Asin",
+    "Arccos": "Acos",
+    "Arctan": "Atan",
+    "Floor": "Floor",
+    "Ceil": "Ceil",
+}
+_UNARY_9 = {"Sinh": "Sinh", "Cosh": "Cosh", "Sign": "Sign", "Erf": "Erf", "Arctanh": "Atanh"}
+
+
+def _unary(params):
+    name = _label(params.func)
+    op = _UNARY.get(name) or _UNARY_9.get(name) or params.func.custom_function_node_name
+    return (make_node(op, params.input_names, params.output_names),)
+
+
+support(*[k for k in _UNARY if k not in ("Floor", "Ceil")])(_unary)
+support("Sinh", "Cosh", "Erf", "Arctanh", min_opset=9)(_unary)
+
+
+def _wrapped_unary(params):
+    return (
+        make_node(params.func.custom_function_node_name, params.input_names, params.output_names),
+    )
+
+
+support("Floor", "Ceil")(_wrapped_unary)
+support("Sign", min_opset=9)(_wrapped_unary)
+
+
+@support("Add", "Sub", "Mul", "Div", "PowVarVar")
+def convert_binary(params):
+    op = {"PowVarVar": "Pow"}.get(_label(params.func), _label(params.func))
+    names = params.input_names
+    if len(names) == 2:
+        return (make_node(op, names, params.output_names),)
+    gb = GraphBuilder()
+    acc = names[0]
+    for i, name in enumerate(names[1:]):
+        out = params.output_names[0] if i == len(names) - 2 else None
+        acc = forms.emit(gb, op, [acc, name], out)
+    return gb.nodes()
+
+
+_CONSTANT_OPS = {
+    "AddConstant": ("Add", False),
+    "SubFromConstant": ("Sub", True),
+    "MulConstant": ("Mul", False),
+    "DivFromConstant": ("Div", True),
+    "PowVarConst": ("Pow", False),
+    "PowConstVar": ("Pow", True),
+}
+
+
+@support(*_CONSTANT_OPS)
+def convert_constant_op(params):
+    op, constant_first = _CONSTANT_OPS[_label(params.func)]
+    value = forms.scalar(params, params.func.value, "value")
+    x = params.input_names[0]
+    inputs = [value, x] if constant_first else [x, value]
+    return (make_node(op, inputs, params.output_names),)
+
+
+@support("Square")
+def convert_square(params):
+    x = params.input_names[0]
+    return (make_node("Mul", [x, x], params.output_names),)
+
+
+@support("Log1p", "Expm1", "Log10", "Log2")
+def convert_log_exp_variants(params):
+    x = params.input_names[0]
+    gb = GraphBuilder()
+    name = _label(params.func)
+    if name == "Log1p":
+        gb.op_output_named(
+            "Log", [gb.op("Add", [x, forms.scalar(params, 1, "one")])], params.output_names
+        )
+    elif name == "Expm1":
+        gb.op_output_named(
+            "Sub", [gb.op("Exp", [x]), forms.scalar(params, 1, "one")], params.output_names
+        )
+    else:
+        base = forms.scalar(params, np.log(10.0 if name == "Log10" else 2.0), "log_base")
+        gb.op_output_named("Div", [gb.op("Log", [x]), base], params.output_names)
+    return gb.nodes()
+
+
+@support("MatMul")
+def convert_matmul(params):
+    gb = GraphBuilder()
+    names = []
+    for i, flag in enumerate((params.func.transa, params.func.transb)):
+        name, ndim = params.input_names[i], len(forms.input_shape(params, i))
+        if flag and ndim >= 2:
+            perm = list(range(ndim))
+            perm[-1], perm[-2] = perm[-2], perm[-1]
+            name = gb.op("Transpose", [name], perm=perm)
+        names.append(name)
+    gb.op_output_named("MatMul", names, params.output_names)
+    return gb.nodes()
+
+
+@support("Maximum", "Minimum")
+def convert_maximum(params):
+    op = "Max" if _label(params.func) == "Maximum" else "Min"
+    return (make_node(op, params.input_names, params.output_names),)
+
+
+@support("Clip")
+def convert_clip(params):
+    gb = GraphBuilder()
+    forms.clip(
+        gb,
+        params,
+        params.input_names[0],
+        params.func.x_min,
+        params.func.x_max,
+        params.output_names[0],
+    )
+    return gb.nodes()
+
+
+_REDUCTIONS = {"Sum": "ReduceSum", "Max": "ReduceMax", "Min": "ReduceMin", "Prod": "ReduceProd"}
+
+
+@support(*_REDUCTIONS)
+def convert_reduction(params):
+    gb = GraphBuilder()
+    func = params.func
+    forms.reduce(
+        gb,
+        params,
+        _REDUCTIONS[type(func).__name__],
+        params.input_names[0],
+        func.axis,
+        func.keepdims,
+        params.output_names[0],
+    )
+    return gb.nodes()
+
+
+@support("LogSumExp")
+def convert_logsumexp(params):
+    gb = GraphBuilder()
+    forms.reduce(
+        gb,
+        params,
+        "ReduceLogSumExp",
+        params.input_names[0],
+        params.func.axis,
+        False,
+        params.output_names[0],
+    )
+    return gb.nodes()
+
+
+@support("BatchL2NormSquared")
+def convert_batch_l2_norm_squared(params):
+    gb = GraphBuilder()
+    axes = list(range(1, len(forms.input_shape(params))))
+    forms.reduce(
+        gb, params, "ReduceSumSquare", params.input_names[0], axes, False, params.output_names[0]
+    )
+    return gb.nodes()
+
+
+@support("ArgMax", "ArgMin")
+def convert_argmax(params):
+    op = _label(params.func)
+    gb = GraphBuilder()
+    x, axis = params.input_names[0], params.func.axis
+    if axis is None:
+        x = forms.reshape(gb, params, x, [-1])
+        axis = 0
+    index = gb.op(op, [x], axis=int(axis), keepdims=0)
+    gb.op_output_named("Cast", [index], params.output_names, to=mapping.onnx_type(np.int32))
+    return gb.nodes()
+
+
+@support("LinearInterpolate")
+def convert_linear_interpolate(params):
+    p, x, y = params.input_names
+    gb = GraphBuilder()
+    one_minus_p = gb.op("Sub", [forms.scalar(params, 1, "one"), p])
+    gb.op_output_named(
+        "Add", [gb.op("Mul", [p, x]), gb.op("Mul", [one_minus_p, y])], params.output_names
+    )
+    return gb.nodes()
+
+
+@support("BroadcastTo", min_opset=8)
+def convert_broadcast_to(params):
+    shape = forms.ints(params, params.func.shape, "shape")
+    return (make_node("Expand", [params.input_names[0], shape], params.output_names),)
+
+
+@support("Broadcast", min_opset=8)
+def convert_broadcast(params):
+    shape = [ref().shape for ref in params.func.outputs if ref() is not None][0]
+    target = forms.ints(params, shape, "shape")
+    return [
+        make_node("Expand", [x, target], [y])
+        for x, y in zip(params.input_names, params.output_names)
+    ]
+
+
+@support("Cumsum", min_opset=11)
+def convert_cumsum(params):
+    axis = params.func.axis
+    gb = GraphBuilder()
+    x = params.input_names[0]
+    if axis is None:
+        x, axis = forms.reshape(gb, params, x, [-1]), 0
+    gb.op_output_named("CumSum", [x, forms.ints(params, [int(axis)], "axis")], params.output_names)
+    return gb.nodes()
+
+
+@support("EinSum", min_opset=12)
+def convert_einsum(params):
+    equation = ",".join(params.func.in_terms) + "->" + params.func.out_term
+    return (make_node("Einsum", params.input_names, params.output_names, equation=equation),)
+
+
+@support("Fmod", min_opset=10)
+def convert_fmod(params):
+    return (make_node("Mod", params.input_names, params.output_names, fmod=1),)
+
+
+@support("Erfc", min_opset=9)
+def convert_erfc(params):
+    gb = GraphBuilder()
+    erf = gb.op("Erf", params.input_names)
+    gb.op_output_named("Sub", [forms.scalar(params, 1, "one"), erf], params.output_names)
+    return gb.nodes()
+
+
+@support("FloorDivide")
+def convert_floor_divide(params):
+    if forms.input_dtype(params).kind != "f":
+        raise ValueError("FloorDivide of integers has no exact ONNX form (Div truncates)")
+    gb = GraphBuilder()
+    gb.op_output_named("Floor", [gb.op("Div", params.input_names)], params.output_names)
+    return gb.nodes()
+
+
+@support("TensorDot", min_opset=12)
+def convert_tensordot(params):
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    a_ndim, b_ndim = len(forms.input_shape(params, 0)), len(forms.input_shape(params, 1))
+    a_terms = [next(letters) for _ in range(a_ndim)]
+    b_terms = [next(letters) for _ in range(b_ndim)]
+    for a_axis, b_axis in zip(params.func.a_axes, params.func.b_axes):
+        b_terms[b_axis % b_ndim] = a_terms[a_axis % a_ndim]
+    summed = set(a_terms) & set(b_terms)
+    out = [t for t in a_terms if t not in summed] + [t for t in b_terms if t not in summed]
+    equation = f"{''.join(a_terms)},{''.join(b_terms)}->{''.join(out)}"
+    return (make_node("Einsum", params.input_names, params.output_names, equation=equation),)
+
+
+@support("SumTo")
+def convert_sum_to(params):
+    shape = forms.input_shape(params)
+    target = tuple(params.func.shape)
+    lead = len(shape) - len(target)
+    axes = list(range(lead)) + [
+        lead + i for i, d in enumerate(target) if d == 1 and shape[lead + i] != 1
+    ]
+    gb = GraphBuilder()
+    summed = forms.reduce(gb, params, "ReduceSum", params.input_names[0], axes, True)
+    forms.reshape(gb, params, summed, target, params.output_names[0])
+    return gb.nodes()
+
+
+@support("BatchDet", min_opset=11)
+def convert_batch_det(params):
+    return (make_node("Det", params.input_names, params.output_names),)
+
+
+@support("Ndtr", min_opset=9)
+def convert_ndtr(params):
+    """The standard normal CDF, ``(1 + erf(x / sqrt(2))) / 2``."""
+    gb = GraphBuilder()
+    scaled = gb.op("Mul", [params.input_names[0], forms.scalar(params, 0.5**0.5, "rsqrt2")])
+    shifted = gb.op("Add", [gb.op("Erf", [scaled]), forms.scalar(params, 1, "one")])
+    gb.op_output_named("Mul", [shifted, forms.scalar(params, 0.5, "half")], params.output_names)
+    return gb.nodes()
+
+
+@support("Arctan2", min_opset=11)  # Equal on floats
+def convert_arctan2(params):
+    """``atan(y / x)`` moved to the right quadrant (``+-pi`` when ``x < 0``, ``+-pi/2`` at 0)."""
+    y, x = params.input_names
+    gb = GraphBuilder()
+    zero = forms.scalar(params, 0, "zero")
+    pi = forms.scalar(params, np.pi, "pi")
+    base = gb.op("Atan", [gb.op("Div", [y, x])])
+    y_sign = gb.op(
+        "Where",
+        [
+            gb.op("Less", [y, zero]),
+            forms.scalar(params, -1, "minus"),
+            forms.scalar(params, 1, "plus"),
+        ],
+    )
+    shifted = gb.op("Add", [base, gb.op("Mul", [y_sign, pi])])
+    quadrant = gb.op("Where", [gb.op("Less", [x, zero]), shifted, base])
+    on_axis = gb.op("Mul", [y_sign, forms.scalar(params, np.pi / 2, "half_pi")])
+    gb.op_output_named(
+        "Where", [gb.op("Equal", [x, zero]), on_axis, quadrant], params.output_names
+    )
+    return gb.nodes()

@@ -1,0 +1,165 @@
+"""Converters of chainer.functions.pooling."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from onnx_chainer import mapping
+from onnx_chainer.functions import _forms as forms
+from onnx_chainer.functions._registry import support
+from onnx_chainer.onnx_helper import GraphBuilder, make_node
+
+
+def _window(params):
+    func = params.func
+    ndim = len(forms.input_shape(params)) - 2
+
+    def as_list(value):
+        return (
+            [int(value)] * ndim
+            if isinstance(value, (int, np.integer))
+            else [int(v) for v in value]
+        )
+
+    return as_list(func.ksize), as_list(func.stride), as_list(func.pad)
+
+
+@support("MaxPoolingND")
+def convert_max_pooling(params):
+    ksize, stride, pad = _window(params)
+    end = list(pad)
+    if params.func.cover_all:
+        end = [p + s - 1 for p, s in zip(pad, stride)]
+    return (
+        make_node(
+            "MaxPool",
+            params.input_names,
+            params.output_names,
+            kernel_shape=ksize,
+            strides=stride,
+            pads=pad + end,
+        ),
+    )
+
+
+@support("AveragePooling2D", "AveragePoolingND")
+def convert_average_pooling(params):
+    func = params.func
+    if getattr(func, "cover_all", False):
+        raise ValueError("AveragePooling with cover_all=True has no ONNX form")
+    ksize, stride, pad = _window(params)
+    include_pad = 0 if getattr(func, "pad_value", 0) is None else 1
+    return (
+        make_node(
+            "AveragePool",
+            params.input_names,
+            params.output_names,
+            kernel_shape=ksize,
+            strides=stride,
+            pads=pad + pad,
+            count_include_pad=include_pad,
+        ),
+    )
+
+
+def _upsample(gb, params, x, scales, out):
+    scales = np.asarray(scales, np.float32)
+    if params.opset_version >= 11:
+        attrs = {"coordinate_transformation_mode": "asymmetric", "nearest_mode": "floor"}
+        name = forms.const(params, scales, "scales")
+        return forms.emit(
+            gb, "Resize", [x, forms.resize_roi(params), name], out, mode="nearest", **attrs
+        )
+    if params.opset_version == 10:
+        return forms.emit(
+            gb, "Resize", [x, forms.const(params, scales, "scales")], out, mode="nearest"
+        )
+    if params.opset_version == 9:
+        return forms.emit(
+            gb, "Upsample", [x, forms.const(params, scales, "scales")], out, mode="nearest"
+        )
+    return forms.emit(gb, "Upsample", [x], out, mode="nearest", scales=[float(s) for s in scales])
+
+
+@support("Unpooling2D", "UnpoolingND")
+def convert_unpooling(params):
+    ksize, stride, pad = _window(params)
+    if ksize != stride or any(pad):
+        raise ValueError(
+            f"Unpooling with ksize {ksize} != stride {stride} or pad {pad} sums overlapping "
+            "windows, which has no ONNX form; use ksize == stride and pad 0"
+        )
+    shape = forms.input_shape(params)
+    out_shape = tuple(params.func.outputs[0]().shape)
+    gb = GraphBuilder()
+    x = params.input_names[0]
+    full = [d * s for d, s in zip(shape[2:], stride)]
+    if list(out_shape[2:]) == full:
+        _upsample(gb, params, x, [1, 1, *stride], params.output_names[0])
+        return gb.nodes()
+    if any(o > f for o, f in zip(out_shape[2:], full)):
+        raise ValueError(
+            f"Unpooling to outsize {out_shape[2:]} larger than {full} has no ONNX form"
+        )
+    up = _upsample(gb, params, x, [1, 1, *stride], None)
+    axes = list(range(2, len(shape)))
+    forms.slice_(
+        gb, params, up, [0] * len(axes), list(out_shape[2:]), axes, None, params.output_names[0]
+    )
+    return gb.nodes()
+
+
+# onnxruntime implements MaxRoiPool up to its opset-21 version.
+@support("ROIPooling2D", max_opset=21)
+def convert_roi_pooling_2d(params):
+    warnings.warn(
+        "ROIPooling2D: ONNX MaxRoiPool rounds ROI corners as Chainer does, but runtimes may "
+        "differ from Chainer for ROIs over negative values (empty bins)",
+        UserWarning,
+        stacklevel=2,
+    )
+    outsize = params.func.outsize
+    return (
+        make_node(
+            "MaxRoiPool",
+            params.input_names,
+            params.output_names,
+            pooled_shape=[int(o) for o in outsize],
+            spatial_scale=float(params.func.spatial_scale),
+        ),
+    )
+
+
+# onnxruntime implements RoiAlign up to its opset-16 version (no kernel for RoiAlign-22).
+@support(
+    "ROIAverageAlign2D", min_opset=10, max_opset=21, input_labels=("x", "rois", "roi_indices")
+)
+def convert_roi_average_align_2d(params):
+    """``RoiAlign`` (average): Chainer's ROIs are (y1, x1, y2, x2), ONNX's (x1, y1, x2, y2)."""
+    func = params.func
+    ratio = func.sampling_ratio
+    ratios = {0} if ratio is None else set(ratio if isinstance(ratio, tuple) else (ratio,))
+    if len(ratios) != 1:
+        raise ValueError(f"ROIAverageAlign2D: ONNX takes one sampling_ratio, got {ratio!r}")
+    x, rois, indices = params.input_names
+    gb = GraphBuilder()
+    xy_rois = gb.op("Gather", [rois, forms.ints(params, [1, 0, 3, 2], "xy_order")], axis=1)
+    batch = gb.op("Cast", [indices], to=mapping.onnx_type(np.int64))
+    attrs = {}
+    if params.opset_version >= 16:
+        attrs["coordinate_transformation_mode"] = "output_half_pixel"  # no half-pixel shift
+    out_h, out_w = func.outsize
+    gb.op_output_named(
+        "RoiAlign",
+        [x, xy_rois, batch],
+        params.output_names,
+        mode="avg",
+        output_height=int(out_h),
+        output_width=int(out_w),
+        sampling_ratio=int(ratios.pop()),
+        spatial_scale=float(func.spatial_scale),
+        **attrs,
+    )
+    return gb.nodes()
