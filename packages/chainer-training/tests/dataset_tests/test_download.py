@@ -110,6 +110,8 @@ def test_dataset_root_is_the_one_chainer_core_keeps(root, tmp_path):
     assert download.set_dataset_root is chainer._dataset_root.set_dataset_root
     download.set_dataset_root(tmp_path / "shared")
     assert chainer._dataset_root.get_dataset_root() == str(tmp_path / "shared")
+
+
 def test_cache_or_load_file_needs_a_dataset_root_directory(tmp_path, monkeypatch):
     not_a_directory = tmp_path / "root-file"
     not_a_directory.write_text("")
