@@ -71,24 +71,25 @@ def chunked_bcast_obj(obj, mpi_comm, max_buf_len=None, root: int = 0):
     return pickle.loads(payload)
 
 
-def chunked_send_obj(obj, mpi_comm, dest: int, tag: int) -> None:
-    """Send a picklable object of any size to ``dest`` (length, then chunks)."""
+def chunked_send_obj(obj, mpi_comm, dest: int, tag: int, chunk=None) -> None:
+    """Send a picklable object of any size to ``dest`` (length, then chunks of ``chunk``)."""
+    chunk = check_max_buf_len(chunk)
     payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    mpi_comm.send(len(payload), dest=dest, tag=tag)
+    mpi_comm.send((len(payload), chunk), dest=dest, tag=tag)
     view = memoryview(payload)
-    for start, stop in _chunks(len(payload), INT_MAX):
+    for start, stop in _chunks(len(payload), chunk):
         mpi_comm.Send([view[start:stop], MPI.BYTE], dest=dest, tag=tag)
 
 
 def chunked_recv_obj(mpi_comm, source: int, tag: int, status=None):
     """Receive what :func:`chunked_send_obj` sent."""
     probe = MPI.Status()
-    length = mpi_comm.recv(source=source, tag=tag, status=probe)
+    length, chunk = mpi_comm.recv(source=source, tag=tag, status=probe)
     # The chunks follow from the very sender and tag that the length came with.
     source, tag = probe.Get_source(), probe.Get_tag()
     payload = bytearray(length)
     view = memoryview(payload)
-    for start, stop in _chunks(length, INT_MAX):
+    for start, stop in _chunks(length, chunk):
         mpi_comm.Recv([view[start:stop], MPI.BYTE], source=source, tag=tag)
     if status is not None:
         status.Set_source(source)
