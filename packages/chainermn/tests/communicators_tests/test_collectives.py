@@ -155,3 +155,21 @@ def test_send_of_a_bad_buffer_fails_on_both_sides(comm):
     elif comm.rank == 1:
         with pytest.raises(ValueError, match="recv from rank 0: the sender failed"):
             comm.recv(0, 1)
+
+
+def test_native_chainerx_arrays_travel_as_objects(comm):
+    chainerx = pytest.importorskip("chainerx")
+    received = comm.bcast_obj(chainerx.array([1.0, 2.0 + comm.rank]) if comm.rank == 0 else None)
+    assert isinstance(received, chainerx.ndarray)
+    numpy.testing.assert_array_equal(chainerx.to_numpy(received), [1.0, 2.0])
+
+
+def test_an_unpicklable_object_at_the_root_raises_on_every_rank(comm):
+    obj = (lambda: 0) if comm.rank == 0 else None
+    with pytest.raises(ValueError, match="bcast_obj: rank 0 \\(root\\) could not pickle"):
+        comm.bcast_obj(obj)
+    if comm.rank == 0:
+        with pytest.raises(ValueError, match="could not pickle the objects of rank 0"):
+            comm.gather_obj(lambda: 0)
+    else:
+        assert comm.gather_obj(comm.rank) is None

@@ -76,3 +76,15 @@ def test_explicit_mpi_comm_and_split():
     assert isinstance(sub, FlatCommunicator)
     assert sub.rank == comm.rank // 2
     assert sub.size == (comm.size + 1 - comm.rank % 2) // 2
+
+
+def test_configuration_reads_as_attributes_and_config_scope_sets_it():
+    comm = chainermn.create_communicator("flat")
+    assert comm.batched_copy is True
+    with comm.config_scope():
+        assert comm.within_config_scope
+        comm.batched_copy = False
+    assert not comm.within_config_scope
+    assert comm.get_config("batched_copy") is False
+    with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):
+        _ = comm.nonexistent

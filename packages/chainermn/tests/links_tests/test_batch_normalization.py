@@ -82,3 +82,9 @@ def test_unknown_communication_backend_is_refused():
     comm = chainermn.create_communicator("naive")
     with pytest.raises(ValueError, match="communication_backend must be one of"):
         chainermn.links.MultiNodeBatchNormalization(3, comm, communication_backend="gloo")
+
+
+def test_nccl_backend_needs_the_pure_nccl_communicator():
+    comm = chainermn.create_communicator("flat")
+    with pytest.raises(ValueError, match="'nccl' needs the 'pure_nccl' communicator, got Flat"):
+        chainermn.links.MultiNodeBatchNormalization(3, comm, communication_backend="nccl")

@@ -74,6 +74,20 @@ class CommunicatorBase(abc.ABC):
             )
         return self._configs[name]
 
+    def __getattr__(self, name: str):
+        # Configuration values read as attributes (``comm.batched_copy``), as in v7.
+        configs = self.__dict__.get("_configs", {})
+        if name in configs:
+            return configs[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Inside config_scope() attribute assignments are configuration changes.
+        if self.__dict__.get("_within_config_scope", False):
+            self._configs[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
     @property
     def within_config_scope(self) -> bool:
         """True inside :meth:`config_scope`."""
@@ -83,11 +97,11 @@ class CommunicatorBase(abc.ABC):
     def config_scope(self):
         """A scope in which configuration changes are expected (kept for compatibility)."""
         old = self.within_config_scope
-        self._within_config_scope = True
+        object.__setattr__(self, "_within_config_scope", True)
         try:
             yield
         finally:
-            self._within_config_scope = old
+            object.__setattr__(self, "_within_config_scope", old)
 
     # --- arrays -------------------------------------------------------------------------------
     @abc.abstractmethod

@@ -120,6 +120,11 @@ class MultiNodeBatchNormalization(link.Link):
             raise ValueError(
                 f"communication_backend must be one of {_BACKENDS}, got {communication_backend!r}"
             )
+        if communication_backend == "nccl" and not hasattr(comm, "nccl_comm"):
+            raise ValueError(
+                "communication_backend='nccl' needs the 'pure_nccl' communicator, got "
+                f"{type(comm).__name__}; use 'mpi' or 'auto'"
+            )
         self.comm = comm
         self.communication_backend = communication_backend
         self.decay = decay
