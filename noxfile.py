@@ -229,7 +229,7 @@ def dev(session: nox.Session) -> None:
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
 def mpi(session: nox.Session) -> None:
-    """chainermn multi-process tests under `mpiexec -n 1`, `-n 2`, `-n 3` (each rank runs pytest).
+    """chainermn multi-process tests under `mpiexec -n 1`, `-n 2`, `-n 3`; data-parallel example.
 
     -n 3 oversubscribes a 2-core machine; MPICH's mpiexec needs no flag for that.
     """
@@ -256,6 +256,24 @@ def mpi(session: nox.Session) -> None:
             *session.posargs,
             external=True,
         )
+    # The main job's digits MLP, data-parallel on 2 ranks (scikit-learn ships the digits).
+    session.install("scikit-learn")
+    session.run(
+        "timeout",
+        "300",
+        "mpiexec",
+        "-n",
+        "2",
+        "python",
+        "-m",
+        "mpi4py",
+        str(ROOT / "examples" / "chainermn" / "train_mnist_data_parallel.py"),
+        "--min-accuracy",
+        "0.9",
+        "--out",
+        str(pathlib.Path(session.create_tmp()) / "mnist_data_parallel"),
+        external=True,
+    )
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
