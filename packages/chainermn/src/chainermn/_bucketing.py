@@ -121,15 +121,21 @@ class BucketedGradReducer:
         while self.next_to_start < len(self.buckets):
             self._start(self.buckets[self.next_to_start])
         self._wait_all()
-        main = self.communicator.mpi_comm
-        if main.allreduce(int(self.stale), op=MPI.MAX):
+        pairs = _model_params.collect_params(target, "grad", self.zero_fill)
+        # One small collective both checks the models and tells whether any rank is stale.
+        stale = _model_params.check_same_layout(
+            self.communicator.mpi_comm,
+            pairs,
+            "grad",
+            "multi_node_mean_grad (bucketed)",
+            flag=self.stale,
+        )
+        if stale:
             # Some rank ran backward twice since its last update: the buckets hold partial
             # sums, so reduce the final gradients the plain way instead.
             self.communicator.multi_node_mean_grad(target, self.zero_fill)
             self.start_step()
             return
-        pairs = _model_params.collect_params(target, "grad", self.zero_fill)
-        _model_params.check_same_layout(main, pairs, "grad", "multi_node_mean_grad (bucketed)")
         scale = 1.0 / self.communicator.size
         for bucket in self.buckets:
             bucket.buffer *= bucket.buffer.dtype.type(scale)

@@ -109,3 +109,35 @@ def test_debug_mode_refuses_diverged_gradients():
     with chainer.using_config("debug", True):
         with pytest.raises(ValueError, match="diverged"):
             comm.multi_node_mean_grad(model)
+
+
+@pytest.mark.parametrize("name", ["flat", "naive"])
+def test_large_gradients_reduced_in_place_and_small_ones_packed(name):
+    comm = chainermn.create_communicator(name)
+    model = chainer.Chain()
+    with model.init_scope():
+        model.big = L.Linear(600, 500)  # 300000 floats: over the in-place threshold
+        model.small = L.Linear(3, 2)
+    big_grad = numpy.full(model.big.W.shape, comm.rank, numpy.float32)
+    model.big.W.grad = big_grad
+    model.big.b.grad = numpy.full(500, comm.rank, numpy.float32)
+    model.small.W.grad = numpy.full((2, 3), 2.0 * comm.rank, numpy.float32)
+    model.small.b.grad = numpy.full(2, 3.0 * comm.rank, numpy.float32)
+    comm.multi_node_mean_grad(model)
+    mean = (comm.size - 1) / 2
+    assert model.big.W.grad is big_grad
+    numpy.testing.assert_allclose(model.big.W.grad, mean)
+    numpy.testing.assert_allclose(model.big.b.grad, mean)
+    numpy.testing.assert_allclose(model.small.W.grad, 2 * mean)
+    numpy.testing.assert_allclose(model.small.b.grad, 3 * mean)
+
+
+def test_a_large_non_contiguous_gradient_is_averaged_through_a_copy():
+    comm = chainermn.create_communicator("flat")
+    model = chainer.Chain()
+    with model.init_scope():
+        model.p = chainer.Parameter(numpy.zeros((700, 400), numpy.float32))
+    grad = numpy.full((400, 700), comm.rank + 1.0, numpy.float32).T  # Fortran order
+    model.p.grad = grad
+    comm.multi_node_mean_grad(model)
+    numpy.testing.assert_allclose(model.p.grad, (comm.size + 1) / 2)

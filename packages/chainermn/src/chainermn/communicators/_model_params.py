@@ -29,25 +29,25 @@ def collect_params(model, attr: str, zero_fill: bool = False) -> list:
 
 def layout(pairs: list, attr: str) -> list:
     """What every rank must agree on: names, shapes and dtypes of the arrays to move."""
-    return [
-        (name, tuple(getattr(p, attr).shape), str(getattr(p, attr).dtype)) for name, p in pairs
-    ]
+    arrays = [(name, getattr(p, attr)) for name, p in pairs]
+    return [(name, a.shape, a.dtype.str) for name, a in arrays]
 
 
-def check_same_layout(mpi_comm, pairs: list, attr: str, operation: str) -> None:
+def check_same_layout(mpi_comm, pairs: list, attr: str, operation: str, flag=False) -> bool:
     """Raise the same ValueError on every rank when the ranks' models differ.
 
-    One tiny Allgather (count, elements, checksum) per call; the full layouts are exchanged
-    only to describe a mismatch, so a wrong model never hangs a collective.
+    One tiny Allgather (count, elements, checksum, ``flag``) per call; the full layouts are
+    exchanged only to describe a mismatch, so a wrong model never hangs a collective.
+    Returns whether ``flag`` was set on any rank.
     """
     mine = layout(pairs, attr)
-    total = sum(int(numpy.prod(shape)) for _, shape, _ in mine)
+    total = sum(getattr(p, attr).size for _, p in pairs)
     digest = zlib.crc32(repr(mine).encode())
-    header = numpy.array([len(mine), total, digest], numpy.int64)
-    headers = numpy.empty((mpi_comm.Get_size(), 3), numpy.int64)
+    header = numpy.array([len(mine), total, digest, int(flag)], numpy.int64)
+    headers = numpy.empty((mpi_comm.Get_size(), 4), numpy.int64)
     mpi_comm.Allgather(header, headers)
-    if (headers == headers[0]).all():
-        return
+    if (headers[:, :3] == headers[0, :3]).all():
+        return bool(headers[:, 3].any())
     layouts = mpi_comm.allgather(mine)
     raise ValueError(f"{operation}: the ranks' models differ; " + _describe(layouts))
 
@@ -65,8 +65,8 @@ def _describe(layouts: list) -> str:
         for expected, actual in zip(reference, other):
             if expected != actual:
                 return (
-                    f"parameter {expected[0]} is {expected[1]} {expected[2]} on rank 0 but "
-                    f"{actual[0]} {actual[1]} {actual[2]} on rank {rank}"
+                    f"parameter {expected[0]} is {expected[1]} {numpy.dtype(expected[2])} on "
+                    f"rank 0 but {actual[0]} {actual[1]} {numpy.dtype(actual[2])} on rank {rank}"
                 )
     return "layouts differ"
 
@@ -78,10 +78,10 @@ def reduce_dtype(pairs: list, configured) -> numpy.dtype:
     return numpy.result_type(numpy.float32, *[p.grad.dtype for _, p in pairs])
 
 
-def pack(arrays: list, dtype: numpy.dtype, rank: int) -> numpy.ndarray:
-    """One flat host buffer of ``dtype`` holding ``arrays`` back to back."""
+def pack(arrays: list, dtype: numpy.dtype, rank: int, out=None) -> numpy.ndarray:
+    """One flat host buffer of ``dtype`` holding ``arrays`` back to back (``out`` if given)."""
     total = sum(a.size for a in arrays)
-    buffer = numpy.empty(total, dtype)
+    buffer = numpy.empty(total, dtype) if out is None else out
     offset = 0
     for a in arrays:
         host = _memory_utility.to_host(a, "a parameter array", rank)

@@ -18,6 +18,8 @@ from chainermn.communicators import _model_params
 from chainermn.communicators.communicator_base import CommunicatorBase
 
 _ALLREDUCE_DTYPES = (None, numpy.float16, numpy.float32, numpy.float64)
+# Gradients at least this large (in the reduction dtype) are reduced in place, not packed.
+_IN_PLACE_BYTES = 1 << 20
 
 
 class MpiCommunicatorBase(CommunicatorBase):
@@ -299,16 +301,35 @@ class MpiCommunicatorBase(CommunicatorBase):
         _model_params.check_finite(pairs, "multi_node_mean_grad")
 
     def _mean_grads(self, grads: list, dtype: numpy.dtype) -> None:
-        """Pack ``grads`` into one buffer, sum it over the ranks, divide, write back."""
-        in_place = len(grads) == 1 and self._reducible_in_place(grads[0], dtype)
-        if in_place:
-            buffer = grads[0].reshape(-1)  # a view: reduce the gradient itself, no copies
-        else:
-            buffer = _model_params.pack(grads, dtype, self.rank)
+        """Sum ``grads`` over the ranks and divide: large ones one by one, in place (packing
+        them would add two copies for nothing), the small ones packed into one buffer."""
+        large = [g for g in grads if g.size * dtype.itemsize >= _IN_PLACE_BYTES]
+        small = [g for g in grads if g.size * dtype.itemsize < _IN_PLACE_BYTES]
+        for grad in large:
+            if self._reducible_in_place(grad, dtype):
+                self._mean_buffer(grad.reshape(-1))  # a view: the gradient itself
+            else:
+                buffer = _model_params.pack([grad], dtype, self.rank)
+                self._mean_buffer(buffer)
+                _model_params.unpack(buffer, [grad])
+        if small:
+            buffer = _model_params.pack(small, dtype, self.rank, self._pack_buffer(small, dtype))
+            self._mean_buffer(buffer)
+            _model_params.unpack(buffer, small)
+
+    def _mean_buffer(self, buffer: numpy.ndarray) -> None:
         self._allreduce_sum(buffer)
         buffer *= buffer.dtype.type(1.0 / self.size)
-        if not in_place:
-            _model_params.unpack(buffer, grads)
+
+    def _pack_buffer(self, grads: list, dtype: numpy.dtype) -> numpy.ndarray:
+        """A host buffer kept between calls: a fresh one would be paged in (and registered by
+        the MPI transport) at every step, which costs more than the copy itself."""
+        total = sum(g.size for g in grads)
+        cached = self.__dict__.get("_cached_pack_buffer")
+        if cached is None or cached.dtype != dtype or cached.size != total:
+            cached = numpy.empty(total, dtype)
+            object.__setattr__(self, "_cached_pack_buffer", cached)
+        return cached
 
     @staticmethod
     def _reducible_in_place(grad, dtype) -> bool:

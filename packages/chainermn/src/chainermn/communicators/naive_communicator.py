@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from chainermn.communicators import _model_params
 from chainermn.communicators.mpi_communicator_base import MpiCommunicatorBase
 
 
@@ -10,4 +11,9 @@ class NaiveCommunicator(MpiCommunicatorBase):
 
     def _mean_grads(self, grads: list, dtype) -> None:
         for grad in grads:
-            super()._mean_grads([grad], dtype)
+            if self._reducible_in_place(grad, dtype):
+                self._mean_buffer(grad.reshape(-1))
+            else:
+                buffer = _model_params.pack([grad], dtype, self.rank)
+                self._mean_buffer(buffer)
+                _model_params.unpack(buffer, [grad])
