@@ -14,6 +14,7 @@ from chainermn import (  # noqa: E402
     global_except_hook,
     iterators,
     optimizers,
+    testing,
 )
 from chainermn.communicators import CommunicatorBase, create_communicator  # noqa: E402
 from chainermn.datasets import DataSizeError, scatter_dataset, scatter_index  # noqa: E402
@@ -45,6 +46,7 @@ __all__ = [
     "global_except_hook",
     "iterators",
     "optimizers",
+    "testing",
     "scatter_dataset",
     "scatter_index",
 ]
