@@ -133,10 +133,18 @@ def _pytest(session: nox.Session, *paths: str, runner: tuple[str, ...] = ()) -> 
 
 
 def _test_distribution(
-    session: nox.Session, dist: str, extras: tuple[str, ...] = (), pytest_args: tuple = ()
+    session: nox.Session,
+    dist: str,
+    extras: tuple[str, ...] = (),
+    pytest_args: tuple = (),
+    test_siblings: tuple[str, ...] = (),
 ) -> None:
-    """Install ``dist`` with only its declared dependencies, from wheels, and run its tests."""
-    wheels = _build_wheels(session, _sibling_closure(dist, extras))
+    """Install ``dist`` with only its declared dependencies, from wheels, and run its tests.
+
+    ``test_siblings`` are sibling distributions only the tests need (built as wheels too).
+    """
+    closure = _sibling_closure(dist, extras)
+    wheels = _build_wheels(session, closure + [d for d in test_siblings if d not in closure])
     wanted = [w for w in wheels if pathlib.Path(w).name.startswith(dist.replace("-", "_") + "-")]
     extra_suffix = f"[{','.join(extras)}]" if extras else ""
     # The package under test by path (with its extras); its siblings by path so that the
@@ -178,7 +186,10 @@ def tests_chainerx(session: nox.Session) -> None:
 @nox.session(name="tests-chainermn", python=PYTHONS)
 def tests_chainermn(session: nox.Session) -> None:
     """chainermn single-process tests (mpi4py + mpich wheels), installed from wheels."""
-    _test_distribution(session, "chainermn", pytest_args=("-m", "not mpi"))
+    # The tests' models use chainer.links (chainermn itself does not need it).
+    _test_distribution(
+        session, "chainermn", pytest_args=("-m", "not mpi"), test_siblings=("chainer-links",)
+    )
 
 
 @nox.session(name="tests-onnx", python=PYTHONS)
@@ -218,25 +229,49 @@ def dev(session: nox.Session) -> None:
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
 def mpi(session: nox.Session) -> None:
-    """chainermn multi-process tests under `mpiexec -n 2` (each rank runs pytest)."""
-    wheels = _build_wheels(session, _sibling_closure("chainermn"))
+    """chainermn multi-process tests under `mpiexec -n 1`, `-n 2`, `-n 3`; data-parallel example.
+
+    -n 3 oversubscribes a 2-core machine; MPICH's mpiexec needs no flag for that.
+    """
+    wheels = _build_wheels(session, [*_sibling_closure("chainermn"), "chainer-links"])
     session.install(*wheels)
     _install_test_group(session, "chainermn")
+    tests = str(PACKAGES / "chainermn" / "tests")
+    for ranks in ("1", "2", "3"):
+        session.run(
+            "timeout",
+            "300",
+            "mpiexec",
+            "-n",
+            ranks,
+            "python",
+            "-m",
+            "mpi4py",
+            "-m",
+            "pytest",
+            "-q",
+            "-m",
+            "mpi",
+            tests,
+            *session.posargs,
+            external=True,
+        )
+    # The main job's digits MLP, data-parallel on 2 ranks (scikit-learn ships the digits).
+    session.install("scikit-learn")
     session.run(
         "timeout",
-        "600",
+        "300",
         "mpiexec",
         "-n",
         "2",
         "python",
         "-m",
         "mpi4py",
-        "-m",
-        "pytest",
-        "-m",
-        "mpi",
-        str(PACKAGES / "chainermn" / "tests"),
-        *session.posargs,
+        str(ROOT / "examples" / "chainermn" / "train_mnist_data_parallel.py"),
+        "--min-accuracy",
+        "0.9",
+        "--out",
+        str(pathlib.Path(session.create_tmp()) / "mnist_data_parallel"),
         external=True,
     )
 

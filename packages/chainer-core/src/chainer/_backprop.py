@@ -10,6 +10,7 @@ from __future__ import annotations
 import heapq
 
 from chainer import _function_hooks_registry as _hooks
+from chainer import _grad_ready
 from chainer.configuration import config, using_config
 from chainer.variable import Variable
 
@@ -193,6 +194,7 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
             heappush(heap, (-func.rank, len(seen), func))
 
     keep_outputs = retain_grad or targets is not None
+    tracker = _grad_ready.LeafTracker(roots) if targets is None and _grad_ready.active() else None
     while heap:
         func = heappop(heap)[2]
         outputs = func.outputs
@@ -233,12 +235,18 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
             elif targets is None or x in targets:
                 _collect(leaf_grads, x, gx)
         del gxs, out_grads
+        if tracker is not None:
+            tracker.function_done(
+                func, leaf_grads, lambda x, gs: _accumulate_into_leaf(x, _sum(gs), loss_scale)
+            )
 
     for x, gs in leaf_grads.items():
         if targets is None:
             _accumulate_into_leaf(x, _sum(gs), loss_scale)
         else:
             targets[x] = _add(targets[x], _sum(gs))
+    if tracker is not None:
+        tracker.finish(leaf_grads)
 
 
 def _collect(table: dict, node, g) -> None:

@@ -6,3 +6,47 @@ from chainermn._version import CORE_MINIMUM as _CORE_MINIMUM
 from chainermn._version import __version__
 
 _require_core("chainermn", _CORE_MINIMUM, _CORE_BELOW)
+
+from chainermn import (  # noqa: E402
+    communicators,
+    datasets,
+    extensions,
+    global_except_hook,
+    iterators,
+    optimizers,
+    testing,
+)
+from chainermn.communicators import CommunicatorBase, create_communicator  # noqa: E402
+from chainermn.datasets import DataSizeError, scatter_dataset, scatter_index  # noqa: E402
+from chainermn.extensions import create_multi_node_evaluator  # noqa: E402
+from chainermn.optimizers import create_multi_node_optimizer  # noqa: E402
+
+global_except_hook._add_hook_if_enabled()
+
+
+def __getattr__(name: str):
+    # chainermn.links needs the chainer-links distribution: imported on first use only.
+    if name == "links":
+        import importlib
+
+        return importlib.import_module("chainermn.links")
+    raise AttributeError(f"module 'chainermn' has no attribute {name!r}")
+
+
+__all__ = [
+    "__version__",
+    "CommunicatorBase",
+    "DataSizeError",
+    "communicators",
+    "create_communicator",
+    "create_multi_node_evaluator",
+    "create_multi_node_optimizer",
+    "datasets",
+    "extensions",
+    "global_except_hook",
+    "iterators",
+    "optimizers",
+    "testing",
+    "scatter_dataset",
+    "scatter_index",
+]

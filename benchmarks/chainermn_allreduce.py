@@ -1,0 +1,182 @@
+"""ChainerMN gradient allreduce against raw mpi4py ``Allreduce``, and the data-parallel step.
+
+Run under MPI (2 ranks unless stated):
+
+    mpiexec -n 2 python -m mpi4py benchmarks/chainermn_allreduce.py [threads]
+
+1. Throughput of ``multi_node_mean_grad`` (flat communicator) on a model whose gradients
+   total 1-64 MiB, against ``MPI.Allreduce`` of a float32 buffer of the same size: one
+   parameter (reduced in place) and 16 parameters (packed into one buffer).
+2. One training step (forward, backward, gradient average, update) of the digits MLP and of
+   a LeNet: ``B`` per rank with the multi-node optimizer (plain and bucketed) against the
+   local step without communication (the overhead) and against one rank on ``2B``.
+
+Times are the slowest rank's best of interleaved rounds; ratios are what to compare.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+THREADS = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
+
+import numpy as np  # noqa: E402  (the thread count must be set first)
+from _timing import measure_side_by_side  # noqa: E402
+from mpi4py import MPI  # noqa: E402
+
+import chainer  # noqa: E402
+import chainer.functions as F  # noqa: E402
+import chainer.links as L  # noqa: E402
+import chainermn  # noqa: E402
+
+COMM = chainermn.create_communicator("flat")
+MPI_COMM = COMM.mpi_comm
+
+
+def slowest(results: dict[str, float]) -> dict[str, float]:
+    """Each entry's maximum over the ranks (a collective step ends with its slowest rank)."""
+    return {k: MPI_COMM.allreduce(v, op=MPI.MAX) for k, v in results.items()}
+
+
+class Flat(chainer.Chain):
+    """A model whose only role is to hold ``n_params`` gradients of ``total`` floats."""
+
+    def __init__(self, total: int, n_params: int) -> None:
+        super().__init__()
+        with self.init_scope():
+            for i in range(n_params):
+                setattr(self, f"p{i}", chainer.Parameter(np.zeros(total // n_params, "f")))
+        for p in self.params():
+            p.grad = np.ones_like(p.array)
+
+
+def raw_mean(buffer: np.ndarray) -> None:
+    """What a hand-written mpi4py gradient average does: sum, then divide."""
+    MPI_COMM.Allreduce(MPI.IN_PLACE, buffer, op=MPI.SUM)
+    buffer *= np.float32(1.0 / COMM.size)
+
+
+def allreduce_throughput() -> list[str]:
+    lines = [
+        "| message | raw Allreduce | raw + divide | mean_grad, 1 param (ratio to raw, to raw + "
+        "divide) | mean_grad, 16 params (ratios) |",
+        "|---|---|---|---|---|",
+    ]
+    for mib in (1, 4, 16, 64):
+        total = mib * 2**20 // 4
+        buffer = np.ones(total, np.float32)
+        one, many = Flat(total, 1), Flat(total, 16)
+        number = max(1, 64 // mib)
+        results = slowest(
+            measure_side_by_side(
+                {
+                    "raw": lambda b=buffer: MPI_COMM.Allreduce(MPI.IN_PLACE, b, op=MPI.SUM),
+                    "raw mean": lambda b=buffer: raw_mean(b),
+                    "one": lambda m=one: COMM.multi_node_mean_grad(m),
+                    "many": lambda m=many: COMM.multi_node_mean_grad(m),
+                },
+                number=number,
+                repeat=7,
+            )
+        )
+        gbps = mib / 1024 / results["raw"]
+        raw, mean = results["raw"], results["raw mean"]
+        lines.append(
+            f"| {mib} MiB | {raw * 1e3:.2f} ms ({gbps:.2f} GiB/s) | {mean * 1e3:.2f} ms "
+            f"| {results['one'] * 1e3:.2f} ms ({raw / results['one']:.2f}x, "
+            f"{mean / results['one']:.2f}x) | {results['many'] * 1e3:.2f} ms "
+            f"({raw / results['many']:.2f}x, {mean / results['many']:.2f}x) |"
+        )
+    return lines
+
+
+class MLP(chainer.Chain):
+    def __init__(self) -> None:
+        super().__init__()
+        with self.init_scope():
+            self.l1, self.l2, self.l3 = L.Linear(64, 256), L.Linear(256, 256), L.Linear(256, 10)
+
+    def forward(self, x):
+        return self.l3(F.relu(self.l2(F.relu(self.l1(x)))))
+
+
+class LeNet(chainer.Chain):
+    def __init__(self) -> None:
+        super().__init__()
+        with self.init_scope():
+            self.c1, self.c2 = L.Convolution2D(1, 20, 5), L.Convolution2D(20, 50, 5)
+            self.f1, self.f2 = L.Linear(800, 500), L.Linear(500, 10)
+
+    def forward(self, x):
+        h = F.max_pooling_2d(F.relu(self.c1(x)), 2)
+        h = F.max_pooling_2d(F.relu(self.c2(h)), 2)
+        return self.f2(F.relu(self.f1(h)))
+
+
+def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
+    rng = np.random.RandomState(COMM.rank)
+
+    def data(n):
+        return rng.uniform(-1, 1, (n, *shape)).astype("f"), rng.randint(0, 10, n).astype("i")
+
+    def trainer(multi_node: bool, bucketed: bool = False):
+        model = L.Classifier(make())
+        optimizer = chainer.optimizers.MomentumSGD(lr=0.01)
+        if multi_node:
+            optimizer = chainermn.create_multi_node_optimizer(optimizer, COMM, bucketed=bucketed)
+        optimizer.setup(model)
+        x, t = data(batch)
+        if multi_node:
+            optimizer.update(model, x, t)  # the first update broadcasts the parameters
+        return lambda: optimizer.update(model, x, t)
+
+    local = trainer(False)
+    x2, t2 = data(2 * batch)
+    model2 = L.Classifier(make())
+    opt2 = chainer.optimizers.MomentumSGD(lr=0.01).setup(model2)
+
+    def twice():
+        opt2.update(model2, x2, t2)
+
+    results = slowest(
+        measure_side_by_side(
+            {
+                "local B": local,
+                "mn B": trainer(True),
+                "mn B bucketed": trainer(True, True),
+                "1 rank 2B": twice,
+            },
+            number=5,
+            repeat=7,
+        )
+    )
+    base = results["local B"]
+    return [
+        f"| {name} (B={batch}) | {base * 1e3:.2f} ms "
+        f"| {results['mn B'] * 1e3:.2f} ms (+{(results['mn B'] / base - 1) * 100:.0f} %) "
+        f"| {results['mn B bucketed'] * 1e3:.2f} ms "
+        f"(+{(results['mn B bucketed'] / base - 1) * 100:.0f} %) "
+        f"| {results['1 rank 2B'] * 1e3:.2f} ms "
+        f"| {results['1 rank 2B'] / results['mn B']:.2f}x |"
+    ]
+
+
+def main() -> None:
+    lines = [f"{COMM.size} ranks, {THREADS} thread(s) each, {MPI.Get_library_version()[:40]}"]
+    lines += ["", "Gradient allreduce (float32, flat communicator):", ""]
+    lines += allreduce_throughput()
+    lines += ["", "Training step (forward, backward, allreduce, update):", ""]
+    lines += [
+        "| model | local step | multi-node step | bucketed | 1 rank, 2B | speed-up vs 1 rank 2B |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += step_overhead("digits MLP", MLP, (64,), 32)
+    lines += step_overhead("LeNet", LeNet, (1, 28, 28), 32)
+    if COMM.rank == 0:
+        print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Parameters of a model as the communicators move them: collected, checked, packed."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy
+
+import chainer
+from chainer import backend
+from chainermn.communicators import _memory_utility
+
+
+def collect_params(model, attr: str, zero_fill: bool = False) -> list:
+    """``(name, param)`` pairs, sorted by name, whose ``attr`` ('array' or 'grad') is set.
+
+    With ``zero_fill`` an initialized parameter without a gradient gets a zero one first.
+    """
+    pairs = []
+    for name, param in sorted(model.namedparams(include_uninit=False), key=lambda p: p[0]):
+        if attr == "grad" and param.grad is None:
+            if not zero_fill:
+                continue
+            with param.device.create_context():
+                param.grad = param.xp.zeros_like(param.array)
+        pairs.append((name, param))
+    return pairs
+
+
+def layout(pairs: list, attr: str) -> list:
+    """What every rank must agree on: names, shapes and dtypes of the arrays to move."""
+    arrays = [(name, getattr(p, attr)) for name, p in pairs]
+    return [(name, a.shape, a.dtype.str) for name, a in arrays]
+
+
+def check_same_layout(mpi_comm, pairs: list, attr: str, operation: str, flag=False) -> bool:
+    """Raise the same ValueError on every rank when the ranks' models differ.
+
+    One tiny Allgather (count, elements, checksum, ``flag``) per call; the full layouts are
+    exchanged only to describe a mismatch, so a wrong model never hangs a collective.
+    Returns whether ``flag`` was set on any rank.
+    """
+    mine = layout(pairs, attr)
+    total = sum(getattr(p, attr).size for _, p in pairs)
+    digest = zlib.crc32(repr(mine).encode())
+    header = numpy.array([len(mine), total, digest, int(flag)], numpy.int64)
+    headers = numpy.empty((mpi_comm.Get_size(), 4), numpy.int64)
+    mpi_comm.Allgather(header, headers)
+    if (headers[:, :3] == headers[0, :3]).all():
+        return bool(headers[:, 3].any())
+    layouts = mpi_comm.allgather(mine)
+    raise ValueError(f"{operation}: the ranks' models differ; " + _describe(layouts))
+
+
+def _describe(layouts: list) -> str:
+    reference = layouts[0]
+    for rank, other in enumerate(layouts[1:], start=1):
+        if other == reference:
+            continue
+        if len(other) != len(reference):
+            return (
+                f"rank 0 has {len(reference)} parameters {[n for n, _, _ in reference]} but "
+                f"rank {rank} has {len(other)} {[n for n, _, _ in other]}"
+            )
+        for expected, actual in zip(reference, other):
+            if expected != actual:
+                return (
+                    f"parameter {expected[0]} is {expected[1]} {numpy.dtype(expected[2])} on "
+                    f"rank 0 but {actual[0]} {actual[1]} {numpy.dtype(actual[2])} on rank {rank}"
+                )
+    return "layouts differ"
+
+
+def reduce_dtype(pairs: list, configured) -> numpy.dtype:
+    """The dtype gradients travel in: the configured one, else at least float32."""
+    if configured is not None:
+        return numpy.dtype(configured)
+    return numpy.result_type(numpy.float32, *[p.grad.dtype for _, p in pairs])
+
+
+def pack(arrays: list, dtype: numpy.dtype, rank: int, out=None) -> numpy.ndarray:
+    """One flat host buffer of ``dtype`` holding ``arrays`` back to back (``out`` if given)."""
+    total = sum(a.size for a in arrays)
+    buffer = numpy.empty(total, dtype) if out is None else out
+    offset = 0
+    for a in arrays:
+        host = _memory_utility.to_host(a, "a parameter array", rank)
+        buffer[offset : offset + host.size] = host.reshape(-1)
+        offset += host.size
+    return buffer
+
+
+def unpack(buffer: numpy.ndarray, arrays: list) -> None:
+    """Write ``buffer`` back into ``arrays`` (cast to their dtypes, on their devices)."""
+    offset = 0
+    for a in arrays:
+        chunk = buffer[offset : offset + a.size].reshape(a.shape)
+        offset += a.size
+        if isinstance(a, numpy.ndarray):
+            numpy.copyto(a, chunk, casting="unsafe")
+        else:
+            backend.copyto(a, chunk.astype(a.dtype, copy=False))
+
+
+def check_finite(pairs: list, operation: str) -> None:
+    """In debug mode, refuse gradients that became NaN or inf."""
+    if not chainer.is_debug():
+        return
+    bad = [name for name, p in pairs if not bool(p.xp.isfinite(p.grad).all())]
+    if bad:
+        raise ValueError(f"{operation}: parameters diverged (NaN or inf gradients) in {bad}")

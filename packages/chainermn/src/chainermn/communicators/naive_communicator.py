@@ -1,0 +1,19 @@
+"""``naive``: one Allreduce per parameter, no packing (simple; for testing and tiny models)."""
+
+from __future__ import annotations
+
+from chainermn.communicators import _model_params
+from chainermn.communicators.mpi_communicator_base import MpiCommunicatorBase
+
+
+class NaiveCommunicator(MpiCommunicatorBase):
+    """Averages gradients with one ``Allreduce`` per parameter, on any device's arrays."""
+
+    def _mean_grads(self, grads: list, dtype) -> None:
+        for grad in grads:
+            if self._reducible_in_place(grad, dtype):
+                self._mean_buffer(grad.reshape(-1))
+            else:
+                buffer = _model_params.pack([grad], dtype, self.rank)
+                self._mean_buffer(buffer)
+                _model_params.unpack(buffer, [grad])

@@ -1,0 +1,7 @@
+"""Splitting datasets among ranks."""
+
+from chainermn.datasets import empty_dataset, scatter
+from chainermn.datasets.empty_dataset import create_empty_dataset
+from chainermn.datasets.scatter import DataSizeError, scatter_dataset, scatter_index
+
+__all__ = ["DataSizeError", "create_empty_dataset", "scatter_dataset", "scatter_index"]

@@ -1,0 +1,7 @@
+"""Iterators that keep ranks in step."""
+
+from chainermn.iterators import multi_node_iterator, synchronized_iterator
+from chainermn.iterators.multi_node_iterator import create_multi_node_iterator
+from chainermn.iterators.synchronized_iterator import create_synchronized_iterator
+
+__all__ = ["create_multi_node_iterator", "create_synchronized_iterator"]

@@ -1,0 +1,124 @@
+"""``create_multi_node_optimizer``: any Chainer optimizer, data-parallel over a communicator."""
+
+from __future__ import annotations
+
+from chainermn import _bucketing
+from chainermn.communicators import _model_params
+from chainermn.communicators.communicator_base import CommunicatorBase
+
+DEFAULT_BUCKET_BYTES = 25 * 1024 * 1024
+
+
+class _MultiNodeOptimizer:
+    """Wraps ``actual_optimizer``: parameters broadcast from rank 0, gradients averaged.
+
+    The first :meth:`update` (and the first after the set of parameters changed, e.g. a link
+    added or a lazily initialized one) broadcasts rank 0's parameters instead of updating, as
+    in v7. Every other attribute is the wrapped optimizer's.
+    """
+
+    def __init__(self, actual_optimizer, communicator, zero_fill, bucket_bytes) -> None:
+        object.__setattr__(self, "actual_optimizer", actual_optimizer)
+        object.__setattr__(self, "communicator", communicator)
+        object.__setattr__(self, "zero_fill", zero_fill)
+        object.__setattr__(self, "_broadcast_layout", None)
+        reducer = None
+        if bucket_bytes is not None:
+            reducer = _bucketing.BucketedGradReducer(communicator, bucket_bytes, zero_fill)
+        object.__setattr__(self, "_bucketed", reducer)
+
+    def __getattr__(self, name):
+        return getattr(self.actual_optimizer, name)
+
+    def __setattr__(self, name, value) -> None:
+        setattr(self.actual_optimizer, name, value)
+
+    def setup(self, link):
+        """Set up the wrapped optimizer on ``link``; its parameters are broadcast next update."""
+        self.actual_optimizer.setup(link)
+        return self
+
+    def update(self, lossfun=None, *args, **kwds) -> None:
+        """Backprop ``lossfun`` (if given), average the gradients over ranks, then update."""
+        target = self.target
+        if lossfun is not None:
+            loss = lossfun(*args, **kwds)
+            if getattr(self.actual_optimizer, "_use_cleargrads", True):
+                target.cleargrads()
+            else:
+                target.zerograds()
+            if self._bucketed is not None:
+                self._bucketed.start_step()
+            loss.backward(loss_scale=getattr(self.actual_optimizer, "_loss_scale", None))
+            del loss
+        if self._needs_broadcast(target):
+            if self._bucketed is not None:
+                self._bucketed.plan(target)
+            return
+        if self._bucketed is not None:
+            self._bucketed.finish_step(target)
+        else:
+            self.communicator.multi_node_mean_grad(target, self.zero_fill)
+        self.actual_optimizer.update(None, *args, **kwds)
+
+    def _needs_broadcast(self, target) -> bool:
+        layout = _model_params.layout(_model_params.collect_params(target, "array"), "array")
+        if layout == self._broadcast_layout:
+            return False
+        self.communicator.bcast_data(target)
+        object.__setattr__(self, "_broadcast_layout", layout)
+        return True
+
+    def serialize(self, serializer) -> None:
+        """Serialize the wrapped optimizer."""
+        self.actual_optimizer.serialize(serializer)
+
+
+def create_multi_node_optimizer(
+    actual_optimizer,
+    communicator: CommunicatorBase,
+    double_buffering: bool = False,
+    zero_fill: bool = True,
+    *,
+    bucketed: bool = False,
+    bucket_bytes: int = DEFAULT_BUCKET_BYTES,
+):
+    """Make ``actual_optimizer`` data-parallel over ``communicator``.
+
+    Args:
+        actual_optimizer: A Chainer optimizer (e.g. ``chainer.optimizers.Adam()``).
+        communicator: A ChainerMN communicator.
+        double_buffering: Overlap the gradient allreduce with the next step, updating with
+            the previous step's averaged gradients. Supported by ``pure_nccl`` only (as v7).
+        zero_fill: Give initialized parameters that got no gradient a zero gradient, so that
+            links unused on some ranks still take part in the average.
+        bucketed: (beyond v7) Pack gradients into buckets of about ``bucket_bytes`` and start
+            each bucket's non-blocking allreduce as soon as backward has finished all of its
+            gradients; :meth:`update` waits only for what is still in flight. Pass the loss
+            function to ``update`` (as ``StandardUpdater`` does) or call ``backward`` between
+            updates; results equal the plain path to float rounding.
+        bucket_bytes: Bucket size in bytes for ``bucketed``.
+
+    Returns:
+        The multi-node optimizer; use it like ``actual_optimizer``.
+
+    Example:
+        >>> optimizer = chainermn.create_multi_node_optimizer(  # doctest: +SKIP
+        ...     chainer.optimizers.Adam(), comm)
+        >>> optimizer.setup(model)  # doctest: +SKIP
+    """
+    if double_buffering:
+        from chainermn.communicators.pure_nccl_communicator import PureNcclCommunicator
+
+        if not isinstance(communicator, PureNcclCommunicator):
+            raise ValueError(
+                "double_buffering=True needs the 'pure_nccl' communicator (as in v7), got "
+                f"{type(communicator).__name__}; use bucketed=True to overlap communication "
+                "with backward on any communicator"
+            )
+        raise NotImplementedError("double_buffering with pure_nccl is not implemented yet")
+    if bucketed and (not isinstance(bucket_bytes, int) or bucket_bytes <= 0):
+        raise ValueError(f"bucket_bytes must be a positive int, got {bucket_bytes!r}")
+    return _MultiNodeOptimizer(
+        actual_optimizer, communicator, zero_fill, bucket_bytes if bucketed else None
+    )
