@@ -193,5 +193,10 @@ class TestGrad:
             chainer.grad([y], [x.array])
         with pytest.raises(ValueError, match="grad_outputs must have 1 entries, got 2"):
             chainer.grad([y], [x], [None, None])
-        with pytest.raises(ValueError, match=r"grad_outputs\[0\] is needed"):
-            chainer.grad([y], [x])
+
+    def test_grad_of_a_non_scalar_output_starts_from_ones(self):
+        # v7: without grad_outputs, every output starts from ones, whatever its size.
+        x = Variable(f32([1, 2]))
+        y = x * x
+        (gx,) = chainer.grad([y], [x])
+        numpy.testing.assert_array_equal(gx.array, f32([2, 4]))

@@ -3,6 +3,7 @@
 import numpy
 import pytest
 
+import chainer
 from chainer import backend
 from chainer.backends import _chainerx, _cupy_probe
 from chainer.device_resident import DeviceResident, DeviceResidentsVisitor
@@ -121,3 +122,32 @@ def test_from_chx_off_chainerx_does_nothing():
     node = Node(arrays=[array], variables=[FakeVariable()])
     assert node.from_chx() is node
     assert node.arrays[0] is array and node.variables[0].calls == []
+
+
+@pytest.mark.parametrize("name", ["to_device", "to_chx", "from_chx"])
+def test_final_moving_methods_cannot_be_overridden(name):
+    with pytest.raises(TypeError, match=f"overrides {name}\\(\\), which a device resident"):
+        type("Child", (chainer.Link,), {name: lambda self, *args: None})
+
+
+def test_an_overridden_to_cpu_is_deprecated_and_still_called_on_moves():
+    with pytest.warns(DeprecationWarning, match=r"Child overrides to_cpu\(\)"):
+
+        class Child(chainer.Link):
+            calls = 0
+
+            def to_cpu(self):
+                with pytest.warns(DeprecationWarning, match="override device_resident_accept"):
+                    super().to_cpu()
+                type(self).calls += 1
+                return self
+
+    parent = chainer.Chain()
+    with parent.init_scope():
+        parent.child = Child()
+    with pytest.warns(DeprecationWarning, match=r"moving Child through its overridden to_cpu"):
+        parent.to_device("@numpy")
+    assert Child.calls == 1
+    with pytest.warns(DeprecationWarning):
+        parent.to_cpu()
+    assert Child.calls == 2

@@ -73,16 +73,6 @@ def test_init_scope_restores_the_flag_after_an_error():
     assert not link.within_init_scope
 
 
-def test_init_scope_before_init_names_the_fix():
-    class Forgetful(Link):
-        def __init__(self):
-            with self.init_scope():
-                self.W = arange_param(2)
-
-    with pytest.raises(RuntimeError, match=r"super\(\).__init__\(\).*Forgetful.__init__"):
-        Forgetful()
-
-
 def test_add_param_fills_with_nan_by_default_in_the_given_dtype():
     link = Link()
     link.add_param("W", (2, 3), dtype=numpy.float64)
@@ -528,3 +518,25 @@ def test_lazy_initialization_docs_pattern():
     y = link(x)
     assert link.W.shape == (3, 5)
     numpy.testing.assert_allclose(y.array, x @ link.W.array.T + link.b.array, rtol=1e-6)
+
+
+class _SkipsLinkInit(chainer.Link):
+    def __init__(self, action):
+        action(self)
+
+    def forward(self, x):
+        return x
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        lambda link: None,
+        lambda link: link.init_scope().__enter__(),
+        lambda link: link.add_param("p", (2,)),
+    ],
+    ids=["call", "init_scope", "add_param"],
+)
+def test_skipping_link_init_is_reported_no_later_than_the_call(action):
+    with pytest.raises(RuntimeError, match=r"^Link\.__init__\(\) has not been called\.$"):
+        _SkipsLinkInit(action)(numpy.ones(2, numpy.float32))

@@ -243,7 +243,9 @@ class TestParameter:
         p = Parameter(initializers.Constant(3.0), (2, 2))
         numpy.testing.assert_array_equal(p.array, numpy.full((2, 2), 3, numpy.float32))
         assert p.is_initialized
-        assert p.grad is None
+        # v7: the gradient of a parameter made with a shape is NaN until cleared.
+        assert p.grad.shape == (2, 2) and p.grad.dtype == numpy.float32
+        assert numpy.isnan(p.grad).all()
 
     def test_lazy_initialization(self):
         p = Parameter(initializers.One())
@@ -257,9 +259,11 @@ class TestParameter:
         data = _f32(3)
         p = Parameter(data)
         assert p.array is data
-        numpy.random.seed(0)
-        p = Parameter(None, (100, 50))
-        assert abs(float(p.array.std()) - numpy.sqrt(1 / 50)) < 0.01
+        # None means NaN (v7), also for 1-D and 0-D shapes.
+        for shape in [(100, 50), (3,), ()]:
+            p = Parameter(None, shape)
+            assert p.array.shape == shape and p.dtype == numpy.float32
+            assert numpy.isnan(p.array).all()
 
     def test_dtype_follows_initializer(self):
         p = Parameter(initializers.Zero(dtype=numpy.float64))
@@ -272,6 +276,24 @@ class TestParameter:
         p.cleargrad()
         p.zerograd()
         assert p.grad is None
+
+    def test_grad_made_by_initialize_follows_the_last_clear(self):
+        p = Parameter(initializers.One())
+        p.initialize((2,))
+        assert numpy.isnan(p.grad).all()
+        p = Parameter(initializers.One())
+        p.zerograd()
+        p.initialize((2,))
+        numpy.testing.assert_array_equal(p.grad, [0, 0])
+        p.cleargrad()
+        assert p.grad is None
+        p = Parameter(initializers.One())
+        p.cleargrad()
+        p.initialize((2,))
+        assert p.grad is None
+        q = pickle.loads(pickle.dumps(p))
+        q.initialize((1,))
+        assert q.grad is None
 
     def test_update_calls_the_update_rule(self):
         calls = []
@@ -295,6 +317,7 @@ class TestParameter:
 
     def test_gradient_flows_into_parameters(self):
         p = Parameter(initializers.Constant(2.0), (3,))
+        p.cleargrad()
         y = p * Variable(_f32(3))
         y.grad = numpy.ones(3, numpy.float32)
         y.backward()

@@ -136,10 +136,6 @@ def grad(
     roots = []
     for i, y in enumerate(outputs):
         given = None if grad_outputs is None else grad_outputs[i]
-        if given is None and y._array is not None and y._array.size != 1:
-            raise ValueError(
-                f"chainer.grad: grad_outputs[{i}] is needed for the output of shape {y.shape}"
-            )
         g = _initial_grad_for_grad(y, given, loss_scale)
         if y.node.creator_node is not None:
             roots.append((y.node, g))  # reaches targets[y.node] when its creator runs
@@ -214,7 +210,10 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
             target_indexes = tuple([i for i, x in enumerate(in_nodes) if x._requires_grad])
         if not target_indexes:
             continue
-        gxs = _call_backward(func, target_indexes, out_grads)
+        if func._overrides_backward_accumulate:
+            gxs = _call_backward_accumulate(func, target_indexes, out_grads, grads, leaf_grads)
+        else:
+            gxs = _call_backward(func, target_indexes, out_grads)
 
         for i, gx in zip(target_indexes, gxs):
             if gx is None:
@@ -274,7 +273,21 @@ def _keep_output_grads(func, out_grads: tuple, retain_grad: bool, targets) -> No
                 var._grad_var = gy
 
 
-def _call_backward(func, target_indexes: tuple, out_grads: tuple) -> tuple:
+def _call_backward_accumulate(func, target_indexes, out_grads, grads, leaf_grads) -> tuple:
+    """Hand the gradients gathered so far for the targets to ``func.backward_accumulate``.
+
+    Its results replace those gradients (they include them).
+    """
+    in_nodes = func.inputs
+    gathered = []
+    for i in target_indexes:
+        x = in_nodes[i]
+        table = grads if x.creator_node is not None else leaf_grads
+        gathered.append(_sum(table.pop(x, None)))
+    return _call_backward(func, target_indexes, out_grads, tuple(gathered))
+
+
+def _call_backward(func, target_indexes: tuple, out_grads: tuple, grad_inputs=None) -> tuple:
     """Run ``func.backward`` (with hooks) and check what it returned."""
     hooks = _hooks.active_hooks(func) if (_hooks.state.hooks or func._local_function_hooks) else ()
     if hooks:
@@ -282,7 +295,10 @@ def _call_backward(func, target_indexes: tuple, out_grads: tuple) -> tuple:
         out_arrays = tuple([None if g is None else g._array for g in out_grads])
         for hook in hooks:
             hook.backward_preprocess(func, in_data, out_arrays)
-    gxs = func.backward(target_indexes, out_grads)
+    if grad_inputs is None:
+        gxs = func.backward(target_indexes, out_grads)
+    else:
+        gxs = func.backward_accumulate(target_indexes, out_grads, grad_inputs)
     in_nodes = func.inputs
     if type(gxs) is not tuple or len(gxs) != len(target_indexes):
         gxs = func._normalize_grads(target_indexes, gxs)
@@ -290,21 +306,33 @@ def _call_backward(func, target_indexes: tuple, out_grads: tuple) -> tuple:
         if gx is None:
             continue
         if not isinstance(gx, Variable):
-            raise TypeError(
-                f"{func.label}.backward must return Variables (or None), got "
-                f"{type(gx).__name__}; wrap arrays with chainer.Variable"
+            raise _GradientTypeError(
+                f"type of gradients returned from backward is incorrect: {func.label}.backward "
+                f"must return Variables (or None), got {type(gx).__name__}; wrap arrays with "
+                "chainer.Variable"
             )
-        shape = in_nodes[i].shape
-        if gx._array.shape != shape and shape is not None:
+        node = in_nodes[i]
+        if gx._array.shape != node.shape and node.shape is not None:
             raise ValueError(
-                f"{func.label}.backward returned a gradient of shape {gx._array.shape} for "
-                f"input {i} of shape {shape}"
+                f"shape of gradients returned from backward is incorrect: {func.label}.backward "
+                f"returned a gradient of shape {gx._array.shape} for input {i} of shape "
+                f"{node.shape}"
+            )
+        if config.debug and node.dtype is not None and gx._array.dtype != node.dtype:
+            raise ValueError(
+                f"dtype of gradients returned from backward is incorrect: {func.label}.backward "
+                f"returned a gradient of dtype {gx._array.dtype} for input {i} of dtype "
+                f"{node.dtype}"
             )
     for hook in hooks:
         hook.backward_postprocess(func, in_data, out_arrays)
     if config.debug:
         _hooks.check_nan_in_backward(func, gxs, tuple([x.data for x in func.inputs]))
     return gxs
+
+
+class _GradientTypeError(TypeError, ValueError):
+    """backward returned something other than a Variable (v7 code catches ValueError)."""
 
 
 def _accumulate_into_leaf(node, gx, loss_scale) -> None:

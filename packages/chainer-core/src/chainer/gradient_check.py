@@ -72,7 +72,7 @@ def numerical_grad(
         A tuple of gradient arrays, one per input, with the input's dtype.
     """
     if eps <= 0:
-        raise ValueError(f"eps must be positive, got {eps}")
+        raise AssertionError(f"eps must be positive, got {eps}")  # v7's error type
     inputs = tuple(inputs)
     grad_outputs = tuple(grad_outputs)
     grads = []
@@ -151,7 +151,8 @@ def check_backward(
     Args:
         func: A function taking input variables and returning a variable or a tuple of them.
         x_data: An input array or a tuple of input arrays.
-        y_grad: The output gradient array(s); ``None`` for a single-element output.
+        y_grad: The output gradient array(s); ``None`` (all outputs single-element: they
+            start from 1), or a ``None`` entry for an output that gets no gradient.
         params: Parameters (variables) used by ``func`` whose gradients are checked too.
         eps: Step of the finite differences.
         atol, rtol: Tolerances of the comparison.
@@ -166,21 +167,42 @@ def check_backward(
     xs, no_grads = _prepare_inputs(x_data, no_grads)
     params = tuple(params)
     y_grads = _as_tuple(y_grad)
-    x_vars = [Variable(x, requires_grad=not ng) for x, ng in zip(xs, no_grads)]
+    # Float inputs listed in no_grads still take part in backprop, so that a gradient computed
+    # for them is caught (v7).
+    x_vars = [Variable(x, requires_grad=x.dtype.kind == "f") for x in xs]
 
     # Analytical gradients by backprop.
     ys = _call(func, x_vars)
     if y_grads and len(y_grads) != len(ys):
         raise ValueError(f"y_grad has {len(y_grads)} arrays but func returned {len(ys)} outputs")
     targets = [v for v, ng in zip(x_vars, no_grads) if not ng] + list(params)
-    grad_outputs = list(y_grads) if y_grads else [None] * len(ys)
-    for i, (y, gy) in enumerate(zip(ys, grad_outputs)):
-        if gy is None and y is not None and y.array.size != 1:
-            raise ValueError(f"y_grad is needed for output {i} of shape {y.shape}")
-    usable = [(y, gy) for y, gy in zip(ys, grad_outputs) if y is not None]
+    unchecked = [
+        (i, v) for i, (v, ng) in enumerate(zip(x_vars, no_grads)) if ng and v.requires_grad
+    ]
+    if y_grads:  # a None entry: that output gets no gradient (v7's convention)
+        grad_outputs = list(y_grads)
+    else:
+        for i, y in enumerate(ys):
+            if y is not None and y.array.size != 1:
+                raise ValueError(
+                    f"y_grad is needed: output {i} has shape {y.shape}, and only "
+                    "single-element outputs start from 1 when y_grad is None"
+                )
+        grad_outputs = [None if y is None else y.xp.ones_like(y.array) for y in ys]
+    usable = [(y, gy) for y, gy in zip(ys, grad_outputs) if y is not None and gy is not None]
+    if usable:
+        probed = targets + [v for _, v in unchecked]
+        analytic = function_node.grad([y for y, _ in usable], probed, [gy for _, gy in usable])
+        for (i, _), g in zip(unchecked, analytic[len(targets) :]):
+            if g is not None:
+                raise RuntimeError(
+                    f"input {i} is listed in no_grads, but backward computed a gradient for it"
+                )
+        analytic = analytic[: len(targets)]
+    else:
+        analytic = [None] * len(targets)
     if not targets:
         return
-    analytic = function_node.grad([y for y, _ in usable], targets, [gy for _, gy in usable])
     for target, g in zip(targets, analytic):
         if g is not None and (g.shape != target.shape or g.dtype != target.dtype):
             raise AssertionError(
@@ -221,12 +243,7 @@ def check_backward(
         finally:
             for p, old in zip(params, saved):
                 p.array = old
-        return _weighted_sum(
-            [None if y is None else y.array for y in outs],
-            [gy if gy is not None else xp.ones_like(y.array) for y, gy in zip(outs, grad_outputs)]
-            if outs
-            else [],
-        )
+        return _weighted_sum([None if y is None else y.array for y in outs], grad_outputs)
 
     plus = evaluate(eps)
     minus = evaluate(-eps)

@@ -523,7 +523,7 @@ class Parameter(Variable):
 
     Args:
         initializer: An initializer (callable filling an array), a scalar, an array, or
-            ``None`` (LeCunNormal). An array becomes the data directly.
+            ``None`` (NaN, as in Chainer v7). An array becomes the data directly.
         shape: Shape of the array to initialize now; ``None`` delays initialization until
             :meth:`initialize` is called (e.g. when the first input size is known).
         name: Name of the parameter.
@@ -544,14 +544,18 @@ class Parameter(Variable):
             super().__init__(initializer, name=name)
             self.initializer = initializers.Constant(initializer)
             self._initial_device = None
+            self._grad_filler = None
         else:
             if initializer is None:
-                initializer = initializers.LeCunNormal()
+                initializer = initializers.NaN()
             elif numpy.isscalar(initializer):
                 initializer = initializers.Constant(initializer)
             super().__init__(None, name=name)
             self.initializer = initializer
             self._initial_device = None
+            # The gradient :meth:`initialize` creates: NaN until cleared (v7), zero after
+            # zerograd(), none after cleargrad().
+            self._grad_filler: float | None = numpy.nan
             if shape is not None:
                 self.initialize(shape)
         self.update_rule = None
@@ -570,7 +574,11 @@ class Parameter(Variable):
         return get_dtype(dtype, map_mixed16=numpy.float32)
 
     def initialize(self, shape) -> None:
-        """Create the array with ``shape`` using the initializer (and the gradient, zeroed)."""
+        """Create the array with ``shape`` using the initializer.
+
+        The gradient is NaN-filled (as in Chainer v7, so that a gradient never cleared shows
+        up), zero-filled after :meth:`zerograd`, or ``None`` after :meth:`cleargrad`.
+        """
         from chainer import initializers
 
         device = self._initial_device
@@ -579,6 +587,8 @@ class Parameter(Variable):
         array = initializers.generate_array(self.initializer, shape, xp, dtype, device=device)
         self.array = array
         self._grad_var = None
+        if self._grad_filler is not None:
+            self.grad = xp.full_like(array, self._grad_filler)
 
     @property
     def device(self):
@@ -598,9 +608,12 @@ class Parameter(Variable):
 
     def cleargrad(self) -> None:
         self._grad_var = None
+        if self._array is None:
+            self._grad_filler = None
 
     def zerograd(self) -> None:
         if self._array is None:
+            self._grad_filler = 0
             return
         super().zerograd()
 
@@ -618,13 +631,22 @@ class Parameter(Variable):
             self.update_rule,
             self._initial_device,
             self._requires_grad,
+            self._grad_filler,
         )
 
 
 def _recover_parameter(
-    array, name, grad_var, initializer, update_rule, initial_device=None, requires_grad=True
+    array,
+    name,
+    grad_var,
+    initializer,
+    update_rule,
+    initial_device=None,
+    requires_grad=True,
+    grad_filler=numpy.nan,
 ):
     p = Parameter(array if array is not None else initializer, name=name)
+    p._grad_filler = grad_filler
     p.initializer = initializer
     p._grad_var = grad_var
     p.update_rule = update_rule

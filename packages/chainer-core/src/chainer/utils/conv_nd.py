@@ -95,3 +95,28 @@ def col2im_nd_gpu(
     """The CuPy version of :func:`col2im_nd_cpu`."""
     dims, stride, pad, dilate = _col_geometry(col, stride, pad, dims, dilate)
     return conv_nd_kernel.col2im(col, stride, pad, dims, dilate)
+
+
+def im2col_nd(
+    img: Any,
+    ksize: IntOrInts,
+    stride: IntOrInts,
+    pad: IntOrInts,
+    cover_all: bool = False,
+    dilate: IntOrInts = 1,
+) -> Any:
+    """:func:`im2col_nd_cpu` for NumPy images, :func:`im2col_nd_gpu` for CuPy ones."""
+    lower = im2col_nd_cpu if isinstance(img, numpy.ndarray) else im2col_nd_gpu
+    return lower(img, ksize, stride, pad, cover_all, dilate)
+
+
+def col2im_nd(
+    col: Any,
+    stride: IntOrInts,
+    pad: IntOrInts,
+    dims: Sequence[int],
+    dilate: IntOrInts = 1,
+) -> Any:
+    """:func:`col2im_nd_cpu` for NumPy columns, :func:`col2im_nd_gpu` for CuPy ones."""
+    convert = col2im_nd_cpu if isinstance(col, numpy.ndarray) else col2im_nd_gpu
+    return convert(col, stride, pad, dims, dilate)
