@@ -200,3 +200,16 @@ class TestGrad:
         y = x * x
         (gx,) = chainer.grad([y], [x])
         numpy.testing.assert_array_equal(gx.array, f32([2, 4]))
+
+
+def test_backward_consumes_the_output_gradient_unless_retain_grad():
+    x = Variable(f32([1, 2]))
+    y = x * 3
+    y.grad = f32([1, 1])
+    y.backward()
+    assert y.grad_var is None  # v6+: used up by backward
+    numpy.testing.assert_array_equal(x.grad, f32([3, 3]))
+    y = x * 3
+    y.grad = f32([1, 1])
+    y.backward(retain_grad=True)
+    numpy.testing.assert_array_equal(y.grad, f32([1, 1]))

@@ -85,7 +85,8 @@ def test_to_cpu_and_to_device_numpy():
     array, variable = numpy.arange(3), FakeVariable()
     child = Node(arrays=[array, None])
     root = Node(variables=[variable], children=[child])
-    assert root.to_cpu() is root
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+        assert root.to_cpu() is root
     assert child.arrays[0] is array and child.arrays[1] is None
     assert variable.calls == [("to_device", backend.CpuDevice())]
     assert root.to_device("@numpy") is root and root.to_device(-1) is root
@@ -102,7 +103,10 @@ def test_to_gpu_needs_cuda(monkeypatch):
     not_installed = _cupy_probe.CupyState(None, "CuPy is not installed")
     monkeypatch.setattr(_cupy_probe, "probe", lambda: not_installed)
     node = Node(arrays=[numpy.zeros(1)])
-    with pytest.raises(RuntimeError, match="CUDA is not available: CuPy is not installed"):
+    with (
+        pytest.warns(DeprecationWarning, match=r"to_gpu\(\) is deprecated"),
+        pytest.raises(RuntimeError, match="CUDA is not available: CuPy is not installed"),
+    ):
         node.to_gpu()
     with pytest.raises(RuntimeError, match="CUDA is not available"):
         node.to_device("@cupy:0")
@@ -137,7 +141,7 @@ def test_an_overridden_to_cpu_is_deprecated_and_still_called_on_moves():
             calls = 0
 
             def to_cpu(self):
-                with pytest.warns(DeprecationWarning, match="override device_resident_accept"):
+                with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
                     super().to_cpu()
                 type(self).calls += 1
                 return self

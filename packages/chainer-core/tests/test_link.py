@@ -377,7 +377,8 @@ def test_cpu_round_trip_keeps_values_and_sets_the_device():
     model.add_persistent("mean", numpy.arange(2, dtype=numpy.float32))
     values = {path: p.array.copy() for path, p in model.namedparams()}
     assert model.to_device("@numpy") is model
-    assert model.to_cpu() is model
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+        assert model.to_cpu() is model
     assert model.device == backend.CpuDevice() and model.l1.device == backend.CpuDevice()
     assert model.xp is numpy
     for path, param in model.namedparams():
@@ -402,7 +403,8 @@ def test_gpu_round_trip_moves_parameters_persistents_and_lazy_parameters():
     assert isinstance(model.l1.W.array, cupy.ndarray) and y.shape == (2, 2)
     model.add_param("extra", (2,))
     assert isinstance(model.extra.array, cupy.ndarray)
-    model.to_cpu()
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+        model.to_cpu()
     assert type(model.l1.W.array) is numpy.ndarray and type(model.mean) is numpy.ndarray
 
 

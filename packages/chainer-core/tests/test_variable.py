@@ -184,13 +184,23 @@ class TestTextAndProtocols:
 
     def test_summary_and_debug_print(self):
         x = Variable(numpy.array([1.0, 3.0], numpy.float32), name="x")
-        assert x.summary() == "<variable x> (2,) float32"
-        text = x.debug_print()
-        assert "- shape: (2,)" in text
-        assert "mean=2.00000000" in text
-        assert "- grad: None" in text
+        assert x.summary() == "<variable x>"
+        unnamed = Variable()
+        assert unnamed.summary() == f"<variable at 0x{id(unnamed):x}>"
+        assert x.debug_print() == (
+            "<variable x>\n- device: CPU\n- backend: <class 'numpy.ndarray'>\n"
+            "- shape: (2,)\n- dtype: float32\n- statistics: mean=2.00000000, std=1.00000000\n"
+            "- grad: None"
+        )
         x.zerograd()
-        assert "- grad: 0" in x.debug_print()
+        assert x.debug_print().endswith("- grad: 0")
+        x.grad = numpy.array([1.0, 1.0], numpy.float32)
+        assert x.debug_print().endswith("- grad: mean=1.00000000, std=0.00000000")
+        empty = Variable().debug_print().splitlines()[1:]
+        assert empty == [
+            f"- {key}: None"
+            for key in ("device", "backend", "shape", "dtype", "statistics", "grad")
+        ]
 
     def test_len_item_bool(self):
         assert len(Variable(_f32(4, 2))) == 4

@@ -73,6 +73,12 @@ def backward_from(
         return
     with using_config("enable_backprop", enable_double_backprop):
         _run(roots, retain_grad, loss_scale, None)
+    if not retain_grad:
+        # The output gradients were consumed (v6+): only retain_grad keeps them.
+        for node, _ in roots:
+            var = node._variable()
+            if var is not None:
+                var._grad_var = None
 
 
 def backward(outputs, grad_outputs=None, **kwargs) -> None:
@@ -180,6 +186,7 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
     seen: set = set()
     heappush = heapq.heappush
     heappop = heapq.heappop
+    debug = config.debug
 
     for node, g in roots:
         _collect(grads, node, g)
@@ -211,9 +218,11 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
         if not target_indexes:
             continue
         if func._overrides_backward_accumulate:
-            gxs = _call_backward_accumulate(func, target_indexes, out_grads, grads, leaf_grads)
+            gxs = _call_backward_accumulate(
+                func, target_indexes, out_grads, grads, leaf_grads, debug
+            )
         else:
-            gxs = _call_backward(func, target_indexes, out_grads)
+            gxs = _call_backward(func, target_indexes, out_grads, debug)
 
         for i, gx in zip(target_indexes, gxs):
             if gx is None:
@@ -273,7 +282,9 @@ def _keep_output_grads(func, out_grads: tuple, retain_grad: bool, targets) -> No
                 var._grad_var = gy
 
 
-def _call_backward_accumulate(func, target_indexes, out_grads, grads, leaf_grads) -> tuple:
+def _call_backward_accumulate(
+    func, target_indexes, out_grads, grads, leaf_grads, debug: bool
+) -> tuple:
     """Hand the gradients gathered so far for the targets to ``func.backward_accumulate``.
 
     Its results replace those gradients (they include them).
@@ -284,10 +295,12 @@ def _call_backward_accumulate(func, target_indexes, out_grads, grads, leaf_grads
         x = in_nodes[i]
         table = grads if x.creator_node is not None else leaf_grads
         gathered.append(_sum(table.pop(x, None)))
-    return _call_backward(func, target_indexes, out_grads, tuple(gathered))
+    return _call_backward(func, target_indexes, out_grads, debug, tuple(gathered))
 
 
-def _call_backward(func, target_indexes: tuple, out_grads: tuple, grad_inputs=None) -> tuple:
+def _call_backward(
+    func, target_indexes: tuple, out_grads: tuple, debug: bool, grad_inputs=None
+) -> tuple:
     """Run ``func.backward`` (with hooks) and check what it returned."""
     hooks = _hooks.active_hooks(func) if (_hooks.state.hooks or func._local_function_hooks) else ()
     if hooks:
@@ -318,7 +331,7 @@ def _call_backward(func, target_indexes: tuple, out_grads: tuple, grad_inputs=No
                 f"returned a gradient of shape {gx._array.shape} for input {i} of shape "
                 f"{node.shape}"
             )
-        if config.debug and node.dtype is not None and gx._array.dtype != node.dtype:
+        if debug and node.dtype is not None and gx._array.dtype != node.dtype:
             raise ValueError(
                 f"dtype of gradients returned from backward is incorrect: {func.label}.backward "
                 f"returned a gradient of dtype {gx._array.dtype} for input {i} of dtype "
@@ -326,7 +339,7 @@ def _call_backward(func, target_indexes: tuple, out_grads: tuple, grad_inputs=No
             )
     for hook in hooks:
         hook.backward_postprocess(func, in_data, out_arrays)
-    if config.debug:
+    if debug:
         _hooks.check_nan_in_backward(func, gxs, tuple([x.data for x in func.inputs]))
     return gxs
 

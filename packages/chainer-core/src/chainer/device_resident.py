@@ -30,15 +30,12 @@ def _overrides(cls: type, name: str) -> bool:
     return getattr(cls, name) is not getattr(DeviceResident, name)
 
 
-def _warn_if_overridden(resident: DeviceResident, name: str) -> None:
-    """Called by the base moving methods: coming from an override is deprecated (v7)."""
-    if _overrides(type(resident), name):
-        warnings.warn(
-            f"{type(resident).__name__} overrides {name}(): overriding device-moving methods is "
-            "deprecated; override device_resident_accept() instead",
-            DeprecationWarning,
-            stacklevel=3,
-        )
+def _warn_deprecated(name: str, replacement: str) -> None:
+    warnings.warn(
+        f"{name}() is deprecated (as in Chainer v7); use {replacement} instead",
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
 
 class DeviceResident:
@@ -100,13 +97,18 @@ class DeviceResident:
         return self._device.xp
 
     def to_cpu(self) -> DeviceResident:
-        """Move everything to the CPU (NumPy) and return ``self``."""
-        _warn_if_overridden(self, "to_cpu")
+        """Move everything to the CPU (NumPy) and return ``self``.
+
+        .. deprecated:: v7 (a ``DeprecationWarning``): use :meth:`to_device` instead.
+        """
+        _warn_deprecated("to_cpu", "to_device('@numpy')")
         self.device_resident_accept(_ToDeviceVisitor(CpuDevice(), root=self))
         return self
 
     def to_gpu(self, device=None) -> DeviceResident:
         """Move to a GPU (CuPy) and return ``self``.
+
+        .. deprecated:: v7 (a ``DeprecationWarning``): use :meth:`to_device` instead.
 
         Parts already on some GPU stay where they are, as in Chainer before ``to_device``;
         use :meth:`to_device` to move between GPUs.
@@ -117,7 +119,7 @@ class DeviceResident:
         Raises:
             RuntimeError: CUDA is not available.
         """
-        _warn_if_overridden(self, "to_gpu")
+        _warn_deprecated("to_gpu", "to_device('@cupy:N')")
         target = GpuDevice(cuda._cuda_device(device))
         self.device_resident_accept(_ToDeviceVisitor(target, keep_gpu_residents=True, root=self))
         return self
@@ -125,10 +127,12 @@ class DeviceResident:
     def to_intel64(self) -> DeviceResident:
         """Move to the Intel64 (iDeep) device and return ``self``.
 
+        .. deprecated:: v7 (a ``DeprecationWarning``): use :meth:`to_device` instead.
+
         Raises:
             RuntimeError: iDeep is not available.
         """
-        _warn_if_overridden(self, "to_intel64")
+        _warn_deprecated("to_intel64", "to_device('@intel64')")
         intel64.check_ideep_available()
         self.device_resident_accept(_ToDeviceVisitor(Intel64Device(), root=self))
         return self

@@ -460,11 +460,9 @@ class Variable:
         return f"variable({body})" if self._name is None else f"variable {self._name}({body})"
 
     def summary(self) -> str:
-        """One line: name, shape and dtype."""
+        """``<variable NAME>``, or ``<variable at 0xID>`` for an unnamed one (as v7)."""
         name = self._name if self._name is not None else f"at 0x{id(self):x}"
-        if self._array is None:
-            return f"<variable {name}>"
-        return f"<variable {name}> {self.shape} {self.dtype}"
+        return f"<variable {name}>"
 
     def debug_print(self) -> str:
         """A multi-line description with statistics of the array and gradient."""

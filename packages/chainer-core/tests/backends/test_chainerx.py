@@ -212,7 +212,8 @@ def test_device_resident_to_chx_and_back(fake_chainerx):
     assert buffers.device == CpuDevice() and buffers.array is host
     buffers.to_device("native:1")
     assert buffers.device.name == "native:1" and buffers.array.device.name == "native:1"
-    buffers.to_cpu()
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+        buffers.to_cpu()
     numpy.testing.assert_array_equal(buffers.array, [0, 1, 2])
 
 

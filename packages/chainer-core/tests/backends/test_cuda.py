@@ -510,18 +510,22 @@ def test_device_resident_to_gpu(fake_cupy):
     variable = MovingVariable(backend.CpuDevice())
     child = Holder(arrays=[numpy.arange(2.0)])
     root = Holder(variables=[variable], children=[child])
-    assert root.to_gpu(1) is root
+    with pytest.warns(DeprecationWarning, match=r"to_gpu\(\) is deprecated"):
+        assert root.to_gpu(1) is root
     assert root.device.name == child.device.name == variable.device.name == "@cupy:1"
     assert root.xp is fake_cupy and child.arrays[0].device.id == 1
-    root.to_gpu(2)  # to_gpu leaves what is already on a GPU in place
+    with pytest.warns(DeprecationWarning, match=r"to_gpu\(\) is deprecated"):
+        root.to_gpu(2)  # to_gpu leaves what is already on a GPU in place
     assert child.device.name == variable.device.name == "@cupy:1"
     assert child.arrays[0].device.id == 1
     root.to_device("@cupy:2")  # to_device moves between GPUs
     assert child.device.name == variable.device.name == "@cupy:2"
     assert child.arrays[0].device.id == 2
     with fake_cupy.cuda.Device(3):
-        assert Holder().to_gpu().device.name == "@cupy:3"
-    root.to_cpu()
+        with pytest.warns(DeprecationWarning, match=r"to_gpu\(\) is deprecated"):
+            assert Holder().to_gpu().device.name == "@cupy:3"
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+        root.to_cpu()
     assert root.device == backend.CpuDevice() and root.xp is numpy
     numpy.testing.assert_array_equal(child.arrays[0], [0, 1])
 

@@ -175,15 +175,20 @@ def test_inputs_all_ready(fake_ideep, monkeypatch):
 def test_device_resident_to_intel64(fake_ideep):
     weights = numpy.ones((2, 2), numpy.float32)
     buffers = Buffers(weights=weights, counts=numpy.zeros(3, numpy.int32))
-    assert buffers.to_intel64() is buffers
+    with pytest.warns(DeprecationWarning, match=r"to_intel64\(\) is deprecated"):
+        assert buffers.to_intel64() is buffers
     assert buffers.device == Intel64Device() and buffers.xp is numpy
     assert isinstance(buffers.arrays["weights"], fake_ideep.mdarray)
     assert isinstance(buffers.arrays["counts"], numpy.ndarray)
-    buffers.to_cpu()
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+        buffers.to_cpu()
     assert type(buffers.arrays["weights"]) is numpy.ndarray
     numpy.testing.assert_array_equal(buffers.arrays["weights"], weights)
 
 
 def test_device_resident_to_intel64_needs_ideep(no_ideep):
-    with pytest.raises(RuntimeError, match="iDeep is not available"):
+    with (
+        pytest.warns(DeprecationWarning, match=r"to_intel64\(\) is deprecated"),
+        pytest.raises(RuntimeError, match="iDeep is not available"),
+    ):
         Buffers().to_intel64()

@@ -167,3 +167,30 @@ def test_initializer_argument_and_errors():
     arg = testing.InitializerArgument(None, 2.0)
     assert arg.argument_value is None and arg.expected_initializer == 2.0
     assert issubclass(testing.LinkTestError, testing.FunctionTestError)
+
+
+class _RecordsLayout(FunctionNode):
+    seen: list = []
+
+    def forward(self, inputs):
+        (x,) = inputs
+        type(self).seen.append(x.flags.c_contiguous)
+        return (x * 2,)
+
+
+@pytest.mark.parametrize(("contiguous", "expected"), [(None, False), ("C", True)])
+def test_inputs_are_strided_by_default_and_c_contiguous_on_request(contiguous, expected):
+    class Case(function_link.FunctionTestCase):
+        def generate_inputs(self):
+            return (numpy.random.uniform(-1, 1, (3, 2)),)
+
+        def forward(self, inputs, device):
+            return _RecordsLayout().apply(inputs)
+
+        def forward_expected(self, inputs):
+            return (inputs[0] * 2,)
+
+    Case.contiguous = contiguous
+    _RecordsLayout.seen = []
+    Case("test_forward").run_test_forward(chainer.testing.BackendConfig({}))
+    assert _RecordsLayout.seen == [expected]

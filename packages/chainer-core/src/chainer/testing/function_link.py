@@ -66,11 +66,22 @@ def _check_variables(values: tuple, what: str) -> None:
 
 
 def _make_contiguous(arrays, contiguous):
-    if contiguous is None:
-        return arrays
-    if contiguous != "C":
+    """``contiguous='C'``: C-contiguous copies; ``None`` (v7's default): non-contiguous
+    copies, so that functions are tested on strided arrays too."""
+    if contiguous == "C":
+        return tuple(numpy.ascontiguousarray(a) for a in arrays)
+    if contiguous is not None:
         raise ValueError(f"contiguous must be None or 'C', got {contiguous!r}")
-    return tuple(numpy.ascontiguousarray(a) for a in arrays)
+    return tuple(_non_contiguous_copy(a) for a in arrays)
+
+
+def _non_contiguous_copy(array):
+    if not isinstance(array, numpy.ndarray) or array.size <= 1:
+        return array  # a single element has no layout to vary
+    buffer = numpy.empty(array.shape[:-1] + (2 * array.shape[-1],), array.dtype)
+    view = buffer[..., ::2]
+    view[...] = array
+    return view
 
 
 def _random_like(arrays: tuple) -> tuple:

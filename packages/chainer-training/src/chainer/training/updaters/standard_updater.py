@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -160,6 +161,8 @@ def _send_link(link: Any, device: backend.Device) -> None:
     # to_gpu leaves arrays that are already on another GPU where they are (a model split over
     # GPUs stays split), as Chainer's updater did; to_device covers every other device.
     if isinstance(device, cuda.GpuDevice):
-        link.to_gpu(device.device.id)
+        with warnings.catch_warnings():  # to_gpu is deprecated for users, not for this use
+            warnings.simplefilter("ignore", DeprecationWarning)
+            link.to_gpu(device.device.id)
     else:
         link.to_device(device)
