@@ -83,11 +83,13 @@ class TestGrad:
 
     def test_zerograd(self):
         x = Variable(_f32(3))
-        x.zerograd()
+        with pytest.warns(DeprecationWarning, match="Variable.zerograd is deprecated"):
+            x.zerograd()
         numpy.testing.assert_array_equal(x.grad, numpy.zeros(3, numpy.float32))
         x.grad = numpy.ones(3, numpy.float32)
         g = x.grad
-        x.zerograd()
+        with pytest.warns(DeprecationWarning, match="Variable.zerograd is deprecated"):
+            x.zerograd()
         assert x.grad is g and not g.any()
 
     def test_addgrad_accumulates_out_of_place(self):
@@ -192,7 +194,8 @@ class TestTextAndProtocols:
             "- shape: (2,)\n- dtype: float32\n- statistics: mean=2.00000000, std=1.00000000\n"
             "- grad: None"
         )
-        x.zerograd()
+        with pytest.warns(DeprecationWarning):
+            x.zerograd()
         assert x.debug_print().endswith("- grad: 0")
         x.grad = numpy.array([1.0, 1.0], numpy.float32)
         assert x.debug_print().endswith("- grad: mean=1.00000000, std=0.00000000")
@@ -284,7 +287,8 @@ class TestParameter:
     def test_cleargrad_zerograd_on_uninitialized(self):
         p = Parameter(initializers.One())
         p.cleargrad()
-        p.zerograd()
+        with pytest.warns(DeprecationWarning):
+            p.zerograd()
         assert p.grad is None
 
     def test_grad_made_by_initialize_follows_the_last_clear(self):
@@ -292,7 +296,8 @@ class TestParameter:
         p.initialize((2,))
         assert numpy.isnan(p.grad).all()
         p = Parameter(initializers.One())
-        p.zerograd()
+        with pytest.warns(DeprecationWarning):
+            p.zerograd()
         p.initialize((2,))
         numpy.testing.assert_array_equal(p.grad, [0, 0])
         p.cleargrad()

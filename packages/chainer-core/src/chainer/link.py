@@ -280,7 +280,7 @@ class Link(DeviceResident):
             stacklevel=2,
         )
         for param in self.params():
-            param.zerograd()
+            param._zerograd()  # one warning (above) for the whole link
 
     def addgrads(self, link: Link) -> None:
         """Add the gradients of ``link``'s parameters (same structure) to this link's."""

@@ -8,6 +8,7 @@ created lazily, so variables that never enter a graph cost no more than their ar
 
 from __future__ import annotations
 
+import warnings
 import weakref
 
 import numpy
@@ -286,7 +287,18 @@ class Variable:
         self._grad_var = None
 
     def zerograd(self) -> None:
-        """Set the gradient to zeros of the array's shape and dtype (prefer ``cleargrad``)."""
+        """Set the gradient to zeros of the array's shape and dtype.
+
+        .. deprecated:: v7 (a ``DeprecationWarning``): use :meth:`cleargrad`, which is cheaper.
+        """
+        warnings.warn(
+            "Variable.zerograd is deprecated. Use Variable.cleargrad instead.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        self._zerograd()
+
+    def _zerograd(self) -> None:
         array = self._array
         if array is None:
             self._grad_var = None
@@ -609,11 +621,11 @@ class Parameter(Variable):
         if self._array is None:
             self._grad_filler = None
 
-    def zerograd(self) -> None:
+    def _zerograd(self) -> None:
         if self._array is None:
             self._grad_filler = 0
             return
-        super().zerograd()
+        super()._zerograd()
 
     def update(self) -> None:
         """Update the array with its update rule (set by an optimizer's ``setup``)."""
