@@ -61,3 +61,43 @@ def test_eps_must_be_positive():
     for eps in (0, -1.0):
         with pytest.raises(AssertionError, match="eps must be positive"):
             gradient_check.numerical_grad(lambda: (x * x,), (x,), (numpy.ones_like(x),), eps=eps)
+
+
+@pytest.mark.parametrize(
+    ("func", "x", "kink"),
+    [
+        (lambda x: x * x, 0.0, False),  # curvature is not a kink
+        (lambda x: -3 * x**3 + 2 * x**2 + 1, 0.0, False),
+        (numpy.abs, 0.8e-3, True),  # within eps of the kink
+        (numpy.abs, 1.2e-3, False),
+        (lambda x: numpy.where(x > 0, 1.0, 0.0), 0.0, True),
+        (numpy.log, 0.0, True),  # finite on one side only
+        (lambda x: numpy.log(x - 10), 0.0, False),  # NaN all around
+        (lambda x: numpy.full_like(x, 3.0), 0.0, False),
+    ],
+)
+def test_numerical_grad_detects_kinks_by_a_quadratic_fit(func, x, kink):
+    x = numpy.array([x])
+
+    def f():
+        with numpy.errstate(divide="ignore", invalid="ignore"):
+            return (func(x),)
+
+    def run():
+        return gradient_check.numerical_grad(
+            f, (x,), (numpy.ones(1),), detect_nondifferentiable=True
+        )
+
+    if kink:
+        with pytest.raises(gradient_check.NondifferentiableError, match="non-differentiable"):
+            run()
+    else:
+        run()
+
+
+def test_numerical_grad_value_is_the_central_difference():
+    x = numpy.array([1.0, 2.0])
+    (gx,) = gradient_check.numerical_grad(
+        lambda: (x**3,), (x,), (numpy.array([1.0, 2.0]),), detect_nondifferentiable=True
+    )
+    numpy.testing.assert_allclose(gx, [3.0, 24.0], rtol=1e-5)

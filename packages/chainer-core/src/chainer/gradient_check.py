@@ -63,9 +63,12 @@ def numerical_grad(
         inputs: Arrays that ``f`` reads; they are perturbed in place and restored.
         grad_outputs: Weights of each output (``None`` to ignore an output).
         eps: Step of the finite differences.
-        detect_nondifferentiable: Raise :class:`NondifferentiableError` when the one-sided
-            differences disagree (a kink within ``eps`` of the point).
-        diff_atol, diff_rtol: Tolerances of that detection.
+        detect_nondifferentiable: Raise :class:`NondifferentiableError` when the function has
+            a kink within ``eps`` of the point: it is then sampled at five points across
+            ``[x - eps, x + eps]`` and an output that changes finiteness or does not follow a
+            quadratic fit (as in v7) is reported.
+        diff_atol, diff_rtol: Tolerances of that detection, against the fit's residual and
+            the output's range over the samples.
         center_outputs: Outputs of ``f`` at the unperturbed point, if already known.
 
     Returns:
@@ -75,6 +78,7 @@ def numerical_grad(
         raise AssertionError(f"eps must be positive, got {eps}")  # v7's error type
     inputs = tuple(inputs)
     grad_outputs = tuple(grad_outputs)
+    steps = _DETECTION_STEPS if detect_nondifferentiable else (-1.0, 1.0)
     grads = []
     for x in inputs:
         if x is None:
@@ -84,27 +88,72 @@ def numerical_grad(
         host = x if isinstance(x, numpy.ndarray) else None
         for index in numpy.ndindex(*x.shape):
             original = x[index].copy() if host is None else host[index]
-            x[index] = original + eps
-            plus = _weighted_sum(_as_tuple(f()), grad_outputs)
-            x[index] = original - eps
-            minus = _weighted_sum(_as_tuple(f()), grad_outputs)
-            if detect_nondifferentiable:
-                x[index] = original
-                center = _weighted_sum(
-                    _as_tuple(f()) if center_outputs is None else center_outputs, grad_outputs
-                )
-                right = (plus - center) / eps
-                left = (center - minus) / eps
-                if abs(right - left) > diff_atol + diff_rtol * max(abs(right), abs(left)):
-                    raise NondifferentiableError(
-                        f"the function is not differentiable at input index {index}: the "
-                        f"left derivative is {left!r} but the right one is {right!r} "
-                        f"(eps={eps})"
-                    )
+            samples = []
+            for step in steps:
+                if step == 0 and center_outputs is not None:
+                    samples.append(_as_tuple(center_outputs))
+                    continue
+                x[index] = original + step * eps
+                samples.append(_as_tuple(f()))
             x[index] = original
+            if detect_nondifferentiable:
+                _check_differentiable(samples, diff_atol, diff_rtol, f"input index {index}")
+            plus = _weighted_sum(samples[-1], grad_outputs)
+            minus = _weighted_sum(samples[0], grad_outputs)
             gx[index] = (plus - minus) / (2 * eps)
         grads.append(_xp([x]).asarray(gx.astype(x.dtype)) if host is None else gx.astype(x.dtype))
     return tuple(grads)
+
+
+# Where detection samples the function: five points across [x - eps, x + eps] (as v7).
+_DETECTION_STEPS = (-1.0, -0.5, 0.0, 0.5, 1.0)
+
+
+def _check_differentiable(samples: list, atol: float, rtol: float, where: str) -> None:
+    """Raise :class:`NondifferentiableError` when the sampled outputs show a kink.
+
+    ``samples`` holds the outputs at :data:`_DETECTION_STEPS`. An output element whose
+    finiteness changes across the samples is a kink; otherwise, when every sample is
+    finite, an element whose quadratic fit leaves a residual (root mean square) above
+    ``atol + rtol * (its range)`` is one. Constant elements never are.
+    """
+    outputs = [
+        [None if y is None else _to_float64(_to_host(y)) for y in sample] for sample in samples
+    ]
+    stacks = [
+        numpy.stack([sample[i] for sample in outputs]).reshape(len(outputs), -1)
+        for i in range(len(outputs[0]))
+        if outputs[0][i] is not None
+    ]
+    all_finite = True
+    for i, stack in enumerate(stacks):
+        finite = numpy.isfinite(stack)
+        if (finite != finite[0]).any():
+            raise NondifferentiableError(
+                f"Tried to compute the numeric gradient on a non-differentiable point: output "
+                f"{i} is finite on one side of {where} and not on the other"
+            )
+        all_finite = all_finite and bool(finite.all())
+    if not all_finite:
+        return  # non-finite all around (e.g. log left of 0): not a kink
+    for i, stack in enumerate(stacks):
+        if stack.shape[1] == 0:
+            continue
+        fit = numpy.polynomial.polynomial.polyfit(
+            numpy.arange(len(stack)), stack, deg=2, full=True
+        )
+        residuals = fit[1][0]
+        if residuals.size == 0:
+            continue  # an exact fit
+        rms = numpy.sqrt(residuals / len(stack))
+        spread = stack.max(axis=0) - stack.min(axis=0)
+        kinked = (rms > atol + rtol * spread) & (spread != 0)
+        if kinked.any():
+            raise NondifferentiableError(
+                f"Tried to compute the numeric gradient on a non-differentiable point: output "
+                f"{i} (element {int(numpy.argmax(kinked))}) does not follow a smooth curve "
+                f"around {where} (fit residual {float(rms[kinked][0])!r})"
+            )
 
 
 def _prepare_inputs(x_data, no_grads):
@@ -219,7 +268,7 @@ def check_backward(
     target_arrays = [t.array for t in targets]
     compute_dtype = dtype
 
-    def evaluate(step: float) -> float:
+    def evaluate(step: float) -> tuple:
         shifted = []
         for array, direction in zip(target_arrays, directions):
             base = array.astype(compute_dtype) if compute_dtype is not None else array
@@ -243,19 +292,14 @@ def check_backward(
         finally:
             for p, old in zip(params, saved):
                 p.array = old
-        return _weighted_sum([None if y is None else y.array for y in outs], grad_outputs)
+        return tuple(None if y is None else y.array for y in outs)
 
-    plus = evaluate(eps)
-    minus = evaluate(-eps)
+    steps = _DETECTION_STEPS if detect_nondifferentiable else (-1.0, 1.0)
+    samples = [evaluate(step * eps) for step in steps]
     if detect_nondifferentiable:
-        center = evaluate(0.0)
-        right = (plus - center) / eps
-        left = (center - minus) / eps
-        if abs(right - left) > atol + rtol * max(abs(right), abs(left)):
-            raise NondifferentiableError(
-                f"func is not differentiable at the checked point: left derivative {left!r}, "
-                f"right derivative {right!r} (eps={eps})"
-            )
+        _check_differentiable(samples, 0, 1e-2, "the checked point")
+    plus = _weighted_sum(samples[-1], grad_outputs)
+    minus = _weighted_sum(samples[0], grad_outputs)
     numerical = (plus - minus) / (2 * eps)
     analytical = 0.0
     for g, d in zip(analytic, directions):
