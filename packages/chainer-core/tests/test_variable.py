@@ -375,3 +375,18 @@ class TestParameterDevices:
         p = Parameter(initializers.One(), (1,))
         with pytest.raises(RuntimeError, match="CUDA"):
             p.to_gpu()
+
+
+def test_addgrad_initializes_an_uninitialized_parameter():
+    src = Parameter(initializers.One(), (2, 3))
+    src.grad = numpy.full((2, 3), 3.0, numpy.float32)
+    dst = Parameter(initializers.Zero())
+    dst.cleargrad()
+    dst.addgrad(src)
+    assert dst.shape == (2, 3)
+    numpy.testing.assert_array_equal(dst.array, numpy.zeros((2, 3)))
+    numpy.testing.assert_array_equal(dst.grad, src.grad)
+    untouched = Parameter(initializers.Zero())
+    src.cleargrad()
+    untouched.addgrad(src)
+    assert not untouched.is_initialized

@@ -621,6 +621,13 @@ class Parameter(Variable):
         if self._array is None:
             self._grad_filler = None
 
+    def addgrad(self, var: Variable) -> None:
+        """Add ``var``'s gradient; an uninitialized parameter is first initialized with
+        ``var``'s shape (its gradient then starts as :meth:`initialize` makes it)."""
+        if self._array is None and var._grad_var is not None:
+            self.initialize(var.shape)
+        super().addgrad(var)
+
     def _zerograd(self) -> None:
         if self._array is None:
             self._grad_filler = 0
