@@ -58,6 +58,8 @@ def test_as_tuple():
         r"got \(1, 2\)",
     ):
         conv_nd.as_tuple((1, 2), 3)
+    with pytest.raises(AssertionError):  # what v7 raised (it asserted)
+        conv_nd.as_tuple((1,), 2)
 
 
 def test_bad_shapes_are_reported():

@@ -18,11 +18,20 @@ from chainer.utils.conv import _check_out_size, _col2im_nd_cpu, _im2col_nd_cpu, 
 IntOrInts = int | Sequence[int]
 
 
+class _AxisCountError(ValueError, AssertionError):
+    """A per-axis argument has the wrong number of values (v7 asserted: AssertionError)."""
+
+
 def as_tuple(x: IntOrInts, n: int) -> tuple[int, ...]:
-    """Return ``x`` as an ``n``-tuple: a sequence is checked for length, a scalar is repeated."""
+    """Return ``x`` as an ``n``-tuple: a sequence is checked for length, a scalar is repeated.
+
+    Raises:
+        _AxisCountError: A sequence does not have ``n`` values (a ``ValueError`` and, as in v7,
+            an ``AssertionError``).
+    """
     if isinstance(x, (Sequence, numpy.ndarray)):
         if len(x) != n:
-            raise ValueError(f"expected {n} values (one per spatial axis), got {tuple(x)}")
+            raise _AxisCountError(f"expected {n} values (one per spatial axis), got {tuple(x)}")
         return tuple(x)
     return (x,) * n
 
@@ -67,7 +76,7 @@ def im2col_nd_gpu(
 def _col_geometry(col: Any, stride, pad, dims, dilate) -> tuple[tuple, ...]:
     ndim = len(dims)
     if col.ndim != 2 + 2 * ndim:
-        raise ValueError(
+        raise _AxisCountError(
             f"col must be (n, c, *ksize, *outs) for {ndim} spatial axes, got shape {col.shape}"
         )
     return tuple(dims), as_tuple(stride, ndim), as_tuple(pad, ndim), as_tuple(dilate, ndim)
