@@ -213,3 +213,20 @@ def test_backward_consumes_the_output_gradient_unless_retain_grad():
     y.grad = f32([1, 1])
     y.backward(retain_grad=True)
     numpy.testing.assert_array_equal(y.grad, f32([1, 1]))
+
+
+def test_chainer_backward_skips_outputs_without_gradient_and_duplicates():
+    x = Variable(f32([4.0]))
+    x.grad = f32([3.0])
+    y = x * 2
+    with pytest.warns(RuntimeWarning, match="output 0 has no gradient"):
+        chainer.backward([y])
+    numpy.testing.assert_array_equal(x.grad, f32([3.0]))
+    x.cleargrad()
+    y = x * 2
+    y.grad = f32([1.0])
+    with pytest.warns(RuntimeWarning, match="output 1 is given more than once"):
+        chainer.backward([y, y])
+    numpy.testing.assert_array_equal(x.grad, f32([2.0]))
+    with pytest.raises(TypeError, match="grad_outputs must be a tuple or list"):
+        chainer.backward([x * 2], Variable(f32([1.0])))

@@ -390,3 +390,22 @@ def test_addgrad_initializes_an_uninitialized_parameter():
     src.cleargrad()
     untouched.addgrad(src)
     assert not untouched.is_initialized
+
+
+def test_setting_no_creator_cuts_the_graph_and_keeps_the_rank():
+    x = Variable(_f32(3))
+    y = x * 2
+    rank = y.rank
+    y.creator = None
+    assert y.creator is None and y.rank == rank
+    z = x * 3
+    z.creator_node = None
+    assert z.creator_node is None and z.rank == rank
+
+
+def test_copydata_initializes_an_uninitialized_source_parameter():
+    dst = Parameter(numpy.ones((2, 3), numpy.float32))
+    src = Parameter(initializers.Constant(4.0))
+    dst.copydata(src)
+    assert src.shape == (2, 3)
+    numpy.testing.assert_array_equal(dst.array, numpy.full((2, 3), 4.0))

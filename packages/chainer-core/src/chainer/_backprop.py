@@ -8,6 +8,7 @@ flowing into the same variable node are summed before its creator runs.
 from __future__ import annotations
 
 import heapq
+import warnings
 
 from chainer import _function_hooks_registry as _hooks
 from chainer.configuration import config, using_config
@@ -86,9 +87,13 @@ def backward(outputs, grad_outputs=None, **kwargs) -> None:
 
     Args:
         outputs: A sequence of output variables.
-        grad_outputs: Their initial gradients (arrays, variables or ``None``).
+        grad_outputs: Their initial gradients (arrays, variables or ``None`` for an output's
+            own ``grad``), a tuple or list.
         enable_double_backprop: Record the backward computation (keyword only).
         loss_scale: Scale of the initial gradients (keyword only).
+
+    As in v7, an output with no gradient at all (not even a single-element one) is skipped
+    with a ``RuntimeWarning``, and an output given twice is used once (with a warning).
     """
     enable_double_backprop = kwargs.pop("enable_double_backprop", False)
     loss_scale = kwargs.pop("loss_scale", None)
@@ -99,12 +104,45 @@ def backward(outputs, grad_outputs=None, **kwargs) -> None:
     for y in outputs:
         if not isinstance(y, Variable):
             raise TypeError(f"each output must be a Variable, got {type(y).__name__}")
-    if grad_outputs is not None and len(grad_outputs) != len(outputs):
-        raise ValueError(
-            f"grad_outputs has {len(grad_outputs)} entries but there are {len(outputs)} outputs"
-        )
+    if grad_outputs is not None:
+        if not isinstance(grad_outputs, (tuple, list)):
+            raise TypeError(
+                "grad_outputs must be a tuple or list of gradients, got "
+                f"{type(grad_outputs).__name__}"
+            )
+        if len(grad_outputs) != len(outputs):
+            raise ValueError(
+                f"grad_outputs has {len(grad_outputs)} entries but there are {len(outputs)} "
+                "outputs"
+            )
+    pairs = []
+    seen = set()
+    for i, y in enumerate(outputs):
+        if id(y) in seen:
+            warnings.warn(
+                f"chainer.backward: output {i} is given more than once; it is used once",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            continue
+        seen.add(id(y))
+        gy = None if grad_outputs is None else grad_outputs[i]
+        if gy is None and y._grad_var is None:
+            warnings.warn(
+                f"chainer.backward: output {i} has no gradient (neither in grad_outputs nor "
+                "in its grad); it is skipped",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            continue
+        pairs.append((y, gy))
     backward_from(
-        outputs, grad_outputs, False, enable_double_backprop, loss_scale, "chainer.backward"
+        [y for y, _ in pairs],
+        [gy for _, gy in pairs],
+        False,
+        enable_double_backprop,
+        loss_scale,
+        "chainer.backward",
     )
 
 

@@ -98,11 +98,13 @@ class VariableNode:
         return self._variable()
 
     def set_creator(self, creator) -> None:
-        self.set_creator_node(creator.node)
+        self.set_creator_node(None if creator is None else creator.node)
 
     def set_creator_node(self, creator_node) -> None:
+        """Make ``creator_node`` the creator (``None``: none, the rank is kept, as v7)."""
         self.creator_node = creator_node
-        self.rank = creator_node.rank + 1
+        if creator_node is not None:
+            self.rank = creator_node.rank + 1
 
     def unchain(self) -> None:
         self.creator_node = None
@@ -328,6 +330,9 @@ class Variable:
         """Copy ``var``'s array into this variable's array (across devices if needed)."""
         src = var._array
         dst = self._array
+        if src is None and dst is not None and isinstance(var, Parameter):
+            var.initialize(dst.shape)  # v7: an uninitialized source takes this shape
+            src = var._array
         if dst is None:
             self.array = var.xp.array(src, copy=True) if src is not None else None
             return
