@@ -115,14 +115,15 @@ def _numpy_config():
 def test_wrong_backward_is_caught():
     case = _case(wrong_backward=True)
     case.run_test_forward(_numpy_config())
-    with pytest.raises(AssertionError, match="check_backward failed"):
+    # v7's error type, so that `xfail(raises=FunctionTestError)` works
+    with pytest.raises(function_link.FunctionTestError, match="backward failed:\ncheck_backward"):
         case.run_test_backward(_numpy_config())
 
 
 def test_missing_second_order_graph_is_caught():
     case = _case(wrong_double=True)
     case.run_test_backward(_numpy_config())
-    with pytest.raises(AssertionError, match="check_backward failed"):
+    with pytest.raises(function_link.FunctionTestError, match="double backward failed"):
         case.run_test_double_backward(_numpy_config())
 
 
@@ -137,7 +138,7 @@ def test_wrong_forward_and_bad_return_types_are_reported():
         def forward_expected(self, inputs):
             return (inputs[0] + 1,)
 
-    with pytest.raises(AssertionError):
+    with pytest.raises(function_link.FunctionTestError, match=r"forward \(output 0\) failed"):
         WrongForward("test_forward").run_test_forward(_numpy_config())
 
     class ReturnsArray(WrongForward):
@@ -194,3 +195,39 @@ def test_inputs_are_strided_by_default_and_c_contiguous_on_request(contiguous, e
     _RecordsLayout.seen = []
     Case("test_forward").run_test_forward(chainer.testing.BackendConfig({}))
     assert _RecordsLayout.seen == [expected]
+
+
+class _ScaleLink(chainer.Link):
+    def __init__(self, initial, wrong):
+        super().__init__()
+        self.wrong = wrong
+        with self.init_scope():
+            self.w = chainer.Parameter(initial, (3,))
+
+    def forward(self, x):
+        return x * (self.w * 2 if self.wrong else self.w)
+
+
+def _link_case(wrong):
+    class Case(function_link.LinkTestCase):
+        param_names = ("w",)
+
+        def generate_params(self):
+            return (numpy.random.uniform(0.5, 1.5, (3,)),)
+
+        def create_link(self, initializers):
+            return _ScaleLink(initializers[0], wrong)
+
+        def generate_inputs(self):
+            return (numpy.random.uniform(-1, 1, (2, 3)),)
+
+        def forward_expected(self, link, inputs):
+            return (inputs[0] * link.w.array,)
+
+    return Case("test_forward")
+
+
+def test_link_test_case_reports_link_test_errors():
+    _link_case(wrong=False).test_forward(_numpy_config())
+    with pytest.raises(function_link.LinkTestError, match=r"forward \(output 0\) failed"):
+        _link_case(wrong=True).test_forward(_numpy_config())

@@ -8,8 +8,10 @@ checks that a link honours the initializers it is given.
 
 from __future__ import annotations
 
+import contextlib
 import typing as tp
 import unittest
+from collections.abc import Iterator
 
 import numpy
 
@@ -26,6 +28,17 @@ class FunctionTestError(AssertionError):
 
 class LinkTestError(FunctionTestError):
     """A check of :class:`LinkTestCase` or :class:`LinkInitializersTestCase` failed."""
+
+
+@contextlib.contextmanager
+def _failing_as(error_class: type[FunctionTestError], check: str) -> Iterator[None]:
+    """Report a failed comparison of ``check`` as ``error_class`` (v7's test errors)."""
+    try:
+        yield
+    except FunctionTestError:
+        raise
+    except AssertionError as error:
+        raise error_class(f"{check} failed:\n{error}") from error
 
 
 class InitializerArgument:
@@ -161,7 +174,8 @@ class FunctionTestBase:
                     f"output {i}: expected shape {e.shape} and dtype {e.dtype}, got "
                     f"shape {y.shape} and dtype {y.dtype}"
                 )
-            assert_allclose(e, y.array, **self.check_forward_options)
+            with _failing_as(FunctionTestError, f"forward (output {i})"):
+                assert_allclose(e, y.array, **self.check_forward_options)
 
     def _differentiable_inputs(self, backend_config) -> tuple:
         """Inputs, regenerated while a kink lies within reach of the finite differences.
@@ -228,7 +242,10 @@ class FunctionTestBase:
                 return _as_tuple(self.forward(xs, device), "forward()")
 
         options = {"dtype": self.numerical_grad_dtype, **self.check_backward_options}
-        gradient_check.check_backward(f, device.send(inputs), device.send(grad_outputs), **options)
+        with _failing_as(FunctionTestError, "backward"):
+            gradient_check.check_backward(
+                f, device.send(inputs), device.send(grad_outputs), **options
+            )
 
     def run_test_double_backward(self, backend_config) -> None:
         self.before_test("test_double_backward")
@@ -248,13 +265,16 @@ class FunctionTestBase:
                 return _as_tuple(self.forward(xs, device), "forward()")
 
         options = {"dtype": self.numerical_grad_dtype, **self.check_double_backward_options}
-        gradient_check.check_double_backward(
-            f,
-            device.send(inputs),
-            device.send(grad_outputs),
-            device.send(tuple(g for g, x in zip(grad_grad_inputs, inputs) if x.dtype.kind == "f")),
-            **options,
-        )
+        with _failing_as(FunctionTestError, "double backward"):
+            gradient_check.check_double_backward(
+                f,
+                device.send(inputs),
+                device.send(grad_outputs),
+                device.send(
+                    tuple(g for g, x in zip(grad_grad_inputs, inputs) if x.dtype.kind == "f")
+                ),
+                **options,
+            )
 
 
 def _host(array):
@@ -397,7 +417,8 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
                     f"output {i}: expected shape {e.shape} and dtype {e.dtype}, got "
                     f"shape {y.shape} and dtype {y.dtype}"
                 )
-            assert_allclose(e, y.array, **self.check_forward_options)
+            with _failing_as(LinkTestError, f"forward (output {i})"):
+                assert_allclose(e, y.array, **self.check_forward_options)
 
     def test_backward(self, backend_config):
         """Gradients of inputs and parameters match a numerical estimate."""
@@ -422,13 +443,14 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
             return self._call(link, xs, backend_config)
 
         options = {"dtype": self.numerical_grad_dtype, **self.check_backward_options}
-        gradient_check.check_backward(
-            f,
-            device.send(inputs),
-            device.send(grad_outputs),
-            params=self._params_of(link),
-            **options,
-        )
+        with _failing_as(LinkTestError, "backward"):
+            gradient_check.check_backward(
+                f,
+                device.send(inputs),
+                device.send(grad_outputs),
+                params=self._params_of(link),
+                **options,
+            )
 
 
 class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
@@ -471,9 +493,10 @@ class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
                     initializer = initializer.expected_initializer
                 expected = _expected_array(initializer, param)
                 if expected is not None:
-                    assert_allclose(
-                        expected, _host(param.array), **self.check_initializers_options
-                    )
+                    with _failing_as(LinkTestError, f"initializer of parameter {index}"):
+                        assert_allclose(
+                            expected, _host(param.array), **self.check_initializers_options
+                        )
 
 
 def _argument(candidate):
