@@ -409,3 +409,14 @@ def test_copydata_initializes_an_uninitialized_source_parameter():
     dst.copydata(src)
     assert src.shape == (2, 3)
     numpy.testing.assert_array_equal(dst.array, numpy.full((2, 3), 4.0))
+
+
+def test_a_gradient_set_by_hand_can_be_differentiated():
+    x = Variable(_f32(3))
+    y = x * x
+    y.grad = numpy.full(3, 2.0, numpy.float32)
+    gy = y.grad_var
+    assert gy.requires_grad  # v7
+    y.backward(enable_double_backprop=True)
+    (g,) = chainer.grad([x.grad_var], [gy], [Variable(numpy.ones(3, numpy.float32))])
+    numpy.testing.assert_array_equal(g.array, 2 * x.array)  # d(2 x gy)/d gy

@@ -270,7 +270,7 @@ class Variable:
     def grad(self, g) -> None:
         if g is not None:
             _checks.check_grad(self, g)
-            g = Variable(g, requires_grad=False)
+            g = Variable(g)  # v7: a gradient set by hand can be differentiated with respect to
         self._grad_var = g
 
     @property
