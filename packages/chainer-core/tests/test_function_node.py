@@ -437,3 +437,20 @@ def test_chainerx_arrays_run_through_the_fallback_device():
     y.grad = device.send(numpy.ones(3))
     y.backward()
     numpy.testing.assert_allclose(backend.CpuDevice().send(x.grad), [3.0, 5.0, 7.0])
+
+
+def test_a_none_input_reaches_forward_and_gets_no_gradient():
+    class FirstOrZero(FunctionNode):
+        def forward(self, inputs):
+            x, maybe = inputs
+            return (x * 2 if maybe is None else x * 0,)
+
+        def backward(self, indexes, grad_outputs):
+            return (grad_outputs[0] * 2, None)
+
+    x = Variable(numpy.ones(2))
+    (y,) = FirstOrZero().apply((x, None))
+    numpy.testing.assert_array_equal(y.array, [2.0, 2.0])
+    y.grad = numpy.ones(2)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [2.0, 2.0])

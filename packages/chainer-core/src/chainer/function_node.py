@@ -144,6 +144,8 @@ class FunctionNode:
                     requires_grad = True
             elif type(x) is _ndarray or _variable_checks.is_supported_array(x):
                 in_data.append(x)
+            elif x is None:  # v7: a missing input (forward sees None; it gets no gradient)
+                in_data.append(None)
             else:
                 raise TypeError(
                     f"{self.label}: inputs must be Variables or arrays (numpy, cupy, "

@@ -231,3 +231,12 @@ def test_link_test_case_reports_link_test_errors():
     _link_case(wrong=False).test_forward(_numpy_config())
     with pytest.raises(function_link.LinkTestError, match=r"forward \(output 0\) failed"):
         _link_case(wrong=True).test_forward(_numpy_config())
+
+
+def test_create_link_must_return_a_link():
+    case = _link_case(wrong=False)
+    case.create_link = lambda initializers: numpy.array([1])
+    with pytest.raises(
+        TypeError, match="create_link\\(\\) must return a chainer.Link, got ndarray"
+    ):
+        case.test_forward(_numpy_config())

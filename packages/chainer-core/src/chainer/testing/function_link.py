@@ -354,6 +354,8 @@ class _LinkTestBase:
 
     def _link_on(self, backend_config, initializers: tuple):
         link = self.create_link(initializers)
+        if not isinstance(link, chainer.Link):
+            raise TypeError(f"create_link() must return a chainer.Link, got {type(link).__name__}")
         link.to_device(backend_config.device)
         return link
 
