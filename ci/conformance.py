@@ -63,10 +63,17 @@ def regressions(counts: dict[str, dict[str, int]], baseline: dict, sample: int) 
     return problems
 
 
+def floor_for(passed: int) -> int:
+    """The floor recorded for ``passed`` passes: a little below, because v7's suite draws some
+    test values at random and a few cases flip between runs (0.5 %, at least 2 cases)."""
+    return max(0, passed - max(2, passed // 200))
+
+
 def record(counts: dict[str, dict[str, int]], baseline: dict, sample: int) -> dict:
-    """``baseline`` with this run's passes as the floors for ``sample``."""
+    """``baseline`` with floors just below this run's passes (:func:`floor_for`) for
+    ``sample``."""
     updated = dict(baseline)
-    updated[str(sample)] = {area: row["passed"] for area, row in sorted(counts.items())}
+    updated[str(sample)] = {area: floor_for(row["passed"]) for area, row in sorted(counts.items())}
     return dict(sorted(updated.items(), key=lambda item: int(item[0])))
 
 
