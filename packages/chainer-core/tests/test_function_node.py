@@ -454,3 +454,12 @@ def test_a_none_input_reaches_forward_and_gets_no_gradient():
     y.grad = numpy.ones(2)
     y.backward()
     numpy.testing.assert_array_equal(x.grad, [2.0, 2.0])
+
+
+def test_check_type_forward_set_on_a_plain_function_node_is_run():
+    calls = []
+    node = FunctionNode()
+    node.check_type_forward = lambda in_types: calls.append(len(in_types))
+    node.forward = lambda inputs: (inputs[0] * 2,)
+    node.apply((numpy.ones(2), numpy.zeros(3)))
+    assert calls == [2]
