@@ -224,7 +224,11 @@ def dev(session: nox.Session) -> None:
     session.install(*(f"-e{PACKAGES / d}" for d in DISTRIBUTIONS.values() if d != "chainer"))
     for dist in DISTRIBUTIONS:
         _install_test_group(session, dist)
-    _pytest(session, *(str(PACKAGES / d / "tests") for d in DISTRIBUTIONS.values()))
+    _pytest(
+        session,
+        *(str(PACKAGES / d / "tests") for d in DISTRIBUTIONS.values()),
+        str(ROOT / "ci" / "test_conformance.py"),
+    )
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
@@ -373,6 +377,96 @@ def _pinned_requirement(package_dir: pathlib.Path, name: str) -> str:
     if len(matches) != 1:
         raise RuntimeError(f"{package_dir.name} must pin {name} once; found {matches}")
     return matches[0]
+
+
+# Chainer v7's own test suite sits beside the checkout (see its README); CI clones it there too.
+# $CHAINER_CONFORMANCE_DIR points elsewhere (for a checkout in another folder, such as a worktree).
+CONFORMANCE = pathlib.Path(
+    os.environ.get("CHAINER_CONFORMANCE_DIR") or ROOT.parent / "shared" / "conformance"
+)
+CONFORMANCE_SAMPLE_ENV = "CHAINER_CONFORMANCE_SAMPLE"
+# CI runs every CONFORMANCE_CI_SAMPLE-th test file of each area: measured on 2 idle cores, the
+# full suite ran in 2.3 minutes (plus about 3 for the wheels), so every 2nd file leaves room
+# for the suite to slow down as more of it passes.
+CONFORMANCE_CI_SAMPLE = 2
+CONFORMANCE_MARKER = (
+    "not slow and not gpu and not cudnn and not cuda and not ideep and not chainerx"
+)
+CONFORMANCE_REQUIREMENTS = (
+    "numpy==1.26.4",
+    "pytest==7.4.4",
+    "pytest-timeout",
+    "mock",
+    "six",
+    "scipy",
+    "h5py",
+    "pillow",
+)
+
+
+def _conformance_args(session: nox.Session) -> tuple[int, bool]:
+    """``(sample, record)`` from ``-- [--sample K] [--record]`` or $CHAINER_CONFORMANCE_SAMPLE."""
+    args = list(session.posargs)
+    record = "--record" in args
+    args = [a for a in args if a != "--record"]
+    sample_text = os.environ.get(CONFORMANCE_SAMPLE_ENV, str(CONFORMANCE_CI_SAMPLE))
+    if args[:1] == ["--sample"] and len(args) == 2:
+        sample_text = args[1]
+    elif args:
+        session.error(f"conformance takes `-- [--sample K] [--record]`, got {session.posargs}")
+    if not sample_text.isdigit() or int(sample_text) < 1:
+        session.error(f"the sample must be a positive integer, got {sample_text!r}")
+    return int(sample_text), record
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def conformance(session: nox.Session) -> None:
+    """Chainer v7's own tests (non-ChainerX cases) on our wheels and NumPy 1.26, ratcheted.
+
+    Runs every K-th test file of each ``chainer_tests`` area and ``chainer_core`` (K from
+    ``-- --sample K``, else $CHAINER_CONFORMANCE_SAMPLE, else the CI sample), prints the
+    per-area table and fails when an area passes fewer cases than ci/conformance-baseline.json
+    records for K. ``-- --record`` writes this run's passes as the new floors instead.
+    """
+    runner = CONFORMANCE / "run.sh"
+    if not runner.is_file():
+        session.error(
+            f"the conformance suite is missing: expected {runner} (Chainer v7's tests in "
+            "../shared/conformance beside this checkout, or set $CHAINER_CONFORMANCE_DIR)"
+        )
+    sample, record = _conformance_args(session)
+    dists = ["chainer-core", "chainer-links", "chainer-training", "chainerx"]
+    session.install(*_build_wheels(session, dists), *CONFORMANCE_REQUIREMENTS)
+    suite = CONFORMANCE / "chainer-v7" / "tests"
+    areas = ["chainer_core"] + sorted(
+        f"chainer_tests/{d.name}" for d in (suite / "chainer_tests").iterdir() if d.is_dir()
+    )
+    out = pathlib.Path(session.create_tmp()) / "conformance"
+    shutil.rmtree(out, ignore_errors=True)
+    python = os.path.join(session.bin, "python")
+    session.run(
+        "bash",
+        str(runner),
+        "--sample",
+        str(sample),
+        "--timeout",
+        "60",
+        "--jobs",
+        str(os.cpu_count() or 2),
+        "--marker",
+        CONFORMANCE_MARKER,
+        "--out",
+        str(out),
+        *areas,
+        "--",
+        "--tb=native",
+        "-k",
+        "not use_chainerx_true",
+        env={"PYTHON": python, "PYTHONPATH": ""},
+        external=True,
+    )
+    command = "record" if record else "check"
+    session.run("python", str(ROOT / "ci" / "conformance.py"), command, str(out / "summary.json"))
 
 
 @nox.session(python=DEFAULT_PYTHON)

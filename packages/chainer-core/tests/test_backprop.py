@@ -193,5 +193,40 @@ class TestGrad:
             chainer.grad([y], [x.array])
         with pytest.raises(ValueError, match="grad_outputs must have 1 entries, got 2"):
             chainer.grad([y], [x], [None, None])
-        with pytest.raises(ValueError, match=r"grad_outputs\[0\] is needed"):
-            chainer.grad([y], [x])
+
+    def test_grad_of_a_non_scalar_output_starts_from_ones(self):
+        # v7: without grad_outputs, every output starts from ones, whatever its size.
+        x = Variable(f32([1, 2]))
+        y = x * x
+        (gx,) = chainer.grad([y], [x])
+        numpy.testing.assert_array_equal(gx.array, f32([2, 4]))
+
+
+def test_backward_consumes_the_output_gradient_unless_retain_grad():
+    x = Variable(f32([1, 2]))
+    y = x * 3
+    y.grad = f32([1, 1])
+    y.backward()
+    assert y.grad_var is None  # v6+: used up by backward
+    numpy.testing.assert_array_equal(x.grad, f32([3, 3]))
+    y = x * 3
+    y.grad = f32([1, 1])
+    y.backward(retain_grad=True)
+    numpy.testing.assert_array_equal(y.grad, f32([1, 1]))
+
+
+def test_chainer_backward_skips_outputs_without_gradient_and_duplicates():
+    x = Variable(f32([4.0]))
+    x.grad = f32([3.0])
+    y = x * 2
+    with pytest.warns(RuntimeWarning, match="output 0 has no gradient"):
+        chainer.backward([y])
+    numpy.testing.assert_array_equal(x.grad, f32([3.0]))
+    x.cleargrad()
+    y = x * 2
+    y.grad = f32([1.0])
+    with pytest.warns(RuntimeWarning, match="output 1 is given more than once"):
+        chainer.backward([y, y])
+    numpy.testing.assert_array_equal(x.grad, f32([2.0]))
+    with pytest.raises(TypeError, match="grad_outputs must be a tuple or list"):
+        chainer.backward([x * 2], Variable(f32([1.0])))

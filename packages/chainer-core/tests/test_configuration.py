@@ -113,12 +113,12 @@ def test_show_prints_sorted_keys():
     g.alpha = 1
     out = io.StringIO()
     g.show(out)
-    assert out.getvalue().splitlines() == ["alpha  1", "beta   2"]
+    assert out.getvalue().splitlines() == ["alpha 1", "beta  2"]
     local = configuration.LocalConfig(g)
     local.beta = 5
     out = io.StringIO()
     local.show(out)
-    assert out.getvalue().splitlines() == ["alpha  1", "beta   5"]
+    assert out.getvalue().splitlines() == ["alpha 1", "beta  5"]
 
 
 def test_debug_helpers():

@@ -5,6 +5,7 @@ import warnings
 import numpy
 import pytest
 
+import chainer
 from chainer import backend
 from chainer.backends import _chainerx, _cupy_probe
 from chainer.device_resident import DeviceResident, DeviceResidentsVisitor
@@ -104,9 +105,11 @@ def test_to_gpu_needs_cuda(monkeypatch):
     not_installed = _cupy_probe.CupyState(None, "CuPy is not installed")
     monkeypatch.setattr(_cupy_probe, "probe", lambda: not_installed)
     node = Node(arrays=[numpy.zeros(1)])
-    with pytest.raises(RuntimeError, match="CUDA is not available: CuPy is not installed"):
-        with pytest.warns(DeprecationWarning):
-            node.to_gpu()
+    with (
+        pytest.warns(DeprecationWarning, match=r"to_gpu\(\) is deprecated"),
+        pytest.raises(RuntimeError, match="CUDA is not available: CuPy is not installed"),
+    ):
+        node.to_gpu()
     with pytest.raises(RuntimeError, match="CUDA is not available"):
         node.to_device("@cupy:0")
     assert node.device == backend.CpuDevice() and isinstance(node.arrays[0], numpy.ndarray)
@@ -149,3 +152,32 @@ def test_to_device_and_chainerx_transfers_issue_no_warning():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         Node(arrays=[numpy.zeros(1)]).to_device("@numpy").from_chx()
+
+
+@pytest.mark.parametrize("name", ["to_device", "to_chx", "from_chx"])
+def test_final_moving_methods_cannot_be_overridden(name):
+    with pytest.raises(TypeError, match=f"overrides {name}\\(\\), which a device resident"):
+        type("Child", (chainer.Link,), {name: lambda self, *args: None})
+
+
+def test_an_overridden_to_cpu_is_deprecated_and_still_called_on_moves():
+    with pytest.warns(DeprecationWarning, match=r"Child overrides to_cpu\(\)"):
+
+        class Child(chainer.Link):
+            calls = 0
+
+            def to_cpu(self):
+                with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+                    super().to_cpu()
+                type(self).calls += 1
+                return self
+
+    parent = chainer.Chain()
+    with parent.init_scope():
+        parent.child = Child()
+    with pytest.warns(DeprecationWarning, match=r"moving Child through its overridden to_cpu"):
+        parent.to_device("@numpy")
+    assert Child.calls == 1
+    with pytest.warns(DeprecationWarning):
+        parent.to_cpu()
+    assert Child.calls == 2

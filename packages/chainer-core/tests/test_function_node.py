@@ -201,13 +201,55 @@ class TestErrors:
 
         for cls, error, message in [
             (WrongShape, ValueError, r"gradient of shape \(3,\) for input 0 of shape \(2,\)"),
-            (ArrayGrad, TypeError, "must return Variables"),
+            (ArrayGrad, TypeError, "type of gradients returned from backward is incorrect"),
+            (ArrayGrad, ValueError, "must return Variables"),
         ]:
             x = Variable(numpy.ones(2))
             y = cls().apply((x,))[0]
             y.grad = numpy.ones(2)
             with pytest.raises(error, match=message):
                 y.backward()
+
+    def test_gradient_dtype_is_checked_in_debug_mode(self):
+        class IntGrad(FunctionNode):
+            def forward(self, inputs):
+                return (inputs[0] * 1,)
+
+            def backward(self, indexes, grad_outputs):
+                return (Variable(numpy.ones(2, numpy.int64)),)
+
+        y = IntGrad().apply((Variable(numpy.ones(2, numpy.float32)),))[0]
+        y.grad = numpy.ones(2, numpy.float32)
+        with (
+            chainer.using_config("debug", True),
+            pytest.raises(ValueError, match="dtype of gradients returned from backward"),
+        ):
+            y.backward()
+
+    def test_overridden_backward_accumulate_gets_the_gathered_gradients(self):
+        calls = []
+
+        class Double(FunctionNode):
+            def forward(self, inputs):
+                return (inputs[0] * 2,)
+
+            def backward(self, indexes, grad_outputs):
+                raise AssertionError("backward_accumulate is overridden: not called")
+
+            def backward_accumulate(self, indexes, grad_outputs, grad_inputs):
+                calls.append(None if grad_inputs[0] is None else grad_inputs[0].array.copy())
+                (gy,) = grad_outputs
+                g_old = grad_inputs[0]
+                return (gy * 2 if g_old is None else g_old + gy * 2,)
+
+        x = Variable(numpy.array([1.0, 2.0]))
+        h = x * 1  # h gets gradients from two paths; the h * 3 one is backpropagated first
+        y = h * 3 + Double().apply((h,))[0]
+        y.grad = numpy.ones(2)
+        y.backward()
+        numpy.testing.assert_array_equal(x.grad, [5.0, 5.0])
+        (gathered,) = calls
+        numpy.testing.assert_array_equal(gathered, [3.0, 3.0])
 
     def test_backward_returning_wrong_count(self):
         class TwoGrads(FunctionNode):
@@ -219,7 +261,9 @@ class TestErrors:
 
         y = TwoGrads().apply((Variable(numpy.ones(2)),))[0]
         y.grad = numpy.ones(2)
-        with pytest.raises(ValueError, match="returned 2 gradients; expected 1"):
+        with pytest.raises(
+            ValueError, match="number of gradients returned from backward is incorrect: TwoGrads"
+        ):
             y.backward()
 
     def test_type_check_message_names_function_and_inputs(self):
@@ -274,8 +318,8 @@ class TestErrors:
             chainer.using_config("debug", True),
             pytest.raises(
                 RuntimeError,
-                match=r"NaN or Inf is detected in a gradient computed by NanGrad "
-                r"\(Backward\)",
+                match=r"NaN is detected on backward computation of NanGrad: NaN or Inf in a "
+                r"gradient it computed, target 0",
             ),
         ):
             y.backward()
@@ -393,3 +437,29 @@ def test_chainerx_arrays_run_through_the_fallback_device():
     y.grad = device.send(numpy.ones(3))
     y.backward()
     numpy.testing.assert_allclose(backend.CpuDevice().send(x.grad), [3.0, 5.0, 7.0])
+
+
+def test_a_none_input_reaches_forward_and_gets_no_gradient():
+    class FirstOrZero(FunctionNode):
+        def forward(self, inputs):
+            x, maybe = inputs
+            return (x * 2 if maybe is None else x * 0,)
+
+        def backward(self, indexes, grad_outputs):
+            return (grad_outputs[0] * 2, None)
+
+    x = Variable(numpy.ones(2))
+    (y,) = FirstOrZero().apply((x, None))
+    numpy.testing.assert_array_equal(y.array, [2.0, 2.0])
+    y.grad = numpy.ones(2)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [2.0, 2.0])
+
+
+def test_check_type_forward_set_on_a_plain_function_node_is_run():
+    calls = []
+    node = FunctionNode()
+    node.check_type_forward = lambda in_types: calls.append(len(in_types))
+    node.forward = lambda inputs: (inputs[0] * 2,)
+    node.apply((numpy.ones(2), numpy.zeros(3)))
+    assert calls == [2]

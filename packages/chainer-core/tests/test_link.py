@@ -73,16 +73,6 @@ def test_init_scope_restores_the_flag_after_an_error():
     assert not link.within_init_scope
 
 
-def test_init_scope_before_init_names_the_fix():
-    class Forgetful(Link):
-        def __init__(self):
-            with self.init_scope():
-                self.W = arange_param(2)
-
-    with pytest.raises(RuntimeError, match=r"super\(\).__init__\(\).*Forgetful.__init__"):
-        Forgetful()
-
-
 def test_add_param_fills_with_nan_by_default_in_the_given_dtype():
     link = Link()
     link.add_param("W", (2, 3), dtype=numpy.float64)
@@ -387,7 +377,7 @@ def test_cpu_round_trip_keeps_values_and_sets_the_device():
     model.add_persistent("mean", numpy.arange(2, dtype=numpy.float32))
     values = {path: p.array.copy() for path, p in model.namedparams()}
     assert model.to_device("@numpy") is model
-    with pytest.warns(DeprecationWarning):
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
         assert model.to_cpu() is model
     assert model.device == backend.CpuDevice() and model.l1.device == backend.CpuDevice()
     assert model.xp is numpy
@@ -413,7 +403,8 @@ def test_gpu_round_trip_moves_parameters_persistents_and_lazy_parameters():
     assert isinstance(model.l1.W.array, cupy.ndarray) and y.shape == (2, 2)
     model.add_param("extra", (2,))
     assert isinstance(model.extra.array, cupy.ndarray)
-    model.to_device("@numpy")
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+        model.to_cpu()
     assert type(model.l1.W.array) is numpy.ndarray and type(model.mean) is numpy.ndarray
 
 
@@ -529,3 +520,25 @@ def test_lazy_initialization_docs_pattern():
     y = link(x)
     assert link.W.shape == (3, 5)
     numpy.testing.assert_allclose(y.array, x @ link.W.array.T + link.b.array, rtol=1e-6)
+
+
+class _SkipsLinkInit(chainer.Link):
+    def __init__(self, action):
+        action(self)
+
+    def forward(self, x):
+        return x
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        lambda link: None,
+        lambda link: link.init_scope().__enter__(),
+        lambda link: link.add_param("p", (2,)),
+    ],
+    ids=["call", "init_scope", "add_param"],
+)
+def test_skipping_link_init_is_reported_no_later_than_the_call(action):
+    with pytest.raises(RuntimeError, match=r"^Link\.__init__\(\) has not been called\.$"):
+        _SkipsLinkInit(action)(numpy.ones(2, numpy.float32))

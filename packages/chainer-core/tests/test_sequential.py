@@ -153,9 +153,12 @@ def test_addition_concatenates_sequentials():
     total = left + right
     assert list(total) == [a, double, b]
     assert list(left) == [a]
-    with pytest.raises(TypeError):
+    # v7: only a Sequential can be added, and the error is a ValueError.
+    with pytest.raises(ValueError, match=r"Sequential \+ needs another Sequential, got list"):
         left + [double]
-    left += [double]
+    with pytest.raises(ValueError, match=r"Sequential \+= needs another Sequential, got int"):
+        left += 0
+    left += Sequential(double)
     assert list(left) == [a, double]
 
 

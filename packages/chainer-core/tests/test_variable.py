@@ -83,11 +83,13 @@ class TestGrad:
 
     def test_zerograd(self):
         x = Variable(_f32(3))
-        x.zerograd()
+        with pytest.warns(DeprecationWarning, match="Variable.zerograd is deprecated"):
+            x.zerograd()
         numpy.testing.assert_array_equal(x.grad, numpy.zeros(3, numpy.float32))
         x.grad = numpy.ones(3, numpy.float32)
         g = x.grad
-        x.zerograd()
+        with pytest.warns(DeprecationWarning, match="Variable.zerograd is deprecated"):
+            x.zerograd()
         assert x.grad is g and not g.any()
 
     def test_addgrad_accumulates_out_of_place(self):
@@ -184,13 +186,24 @@ class TestTextAndProtocols:
 
     def test_summary_and_debug_print(self):
         x = Variable(numpy.array([1.0, 3.0], numpy.float32), name="x")
-        assert x.summary() == "<variable x> (2,) float32"
-        text = x.debug_print()
-        assert "- shape: (2,)" in text
-        assert "mean=2.00000000" in text
-        assert "- grad: None" in text
-        x.zerograd()
-        assert "- grad: 0" in x.debug_print()
+        assert x.summary() == "<variable x>"
+        unnamed = Variable()
+        assert unnamed.summary() == f"<variable at 0x{id(unnamed):x}>"
+        assert x.debug_print() == (
+            "<variable x>\n- device: CPU\n- backend: <class 'numpy.ndarray'>\n"
+            "- shape: (2,)\n- dtype: float32\n- statistics: mean=2.00000000, std=1.00000000\n"
+            "- grad: None"
+        )
+        with pytest.warns(DeprecationWarning):
+            x.zerograd()
+        assert x.debug_print().endswith("- grad: 0")
+        x.grad = numpy.array([1.0, 1.0], numpy.float32)
+        assert x.debug_print().endswith("- grad: mean=1.00000000, std=0.00000000")
+        empty = Variable().debug_print().splitlines()[1:]
+        assert empty == [
+            f"- {key}: None"
+            for key in ("device", "backend", "shape", "dtype", "statistics", "grad")
+        ]
 
     def test_len_item_bool(self):
         assert len(Variable(_f32(4, 2))) == 4
@@ -243,7 +256,9 @@ class TestParameter:
         p = Parameter(initializers.Constant(3.0), (2, 2))
         numpy.testing.assert_array_equal(p.array, numpy.full((2, 2), 3, numpy.float32))
         assert p.is_initialized
-        assert p.grad is None
+        # v7: the gradient of a parameter made with a shape is NaN until cleared.
+        assert p.grad.shape == (2, 2) and p.grad.dtype == numpy.float32
+        assert numpy.isnan(p.grad).all()
 
     def test_lazy_initialization(self):
         p = Parameter(initializers.One())
@@ -257,9 +272,11 @@ class TestParameter:
         data = _f32(3)
         p = Parameter(data)
         assert p.array is data
-        numpy.random.seed(0)
-        p = Parameter(None, (100, 50))
-        assert abs(float(p.array.std()) - numpy.sqrt(1 / 50)) < 0.01
+        # None means NaN (v7), also for 1-D and 0-D shapes.
+        for shape in [(100, 50), (3,), ()]:
+            p = Parameter(None, shape)
+            assert p.array.shape == shape and p.dtype == numpy.float32
+            assert numpy.isnan(p.array).all()
 
     def test_dtype_follows_initializer(self):
         p = Parameter(initializers.Zero(dtype=numpy.float64))
@@ -270,8 +287,28 @@ class TestParameter:
     def test_cleargrad_zerograd_on_uninitialized(self):
         p = Parameter(initializers.One())
         p.cleargrad()
-        p.zerograd()
+        with pytest.warns(DeprecationWarning):
+            p.zerograd()
         assert p.grad is None
+
+    def test_grad_made_by_initialize_follows_the_last_clear(self):
+        p = Parameter(initializers.One())
+        p.initialize((2,))
+        assert numpy.isnan(p.grad).all()
+        p = Parameter(initializers.One())
+        with pytest.warns(DeprecationWarning):
+            p.zerograd()
+        p.initialize((2,))
+        numpy.testing.assert_array_equal(p.grad, [0, 0])
+        p.cleargrad()
+        assert p.grad is None
+        p = Parameter(initializers.One())
+        p.cleargrad()
+        p.initialize((2,))
+        assert p.grad is None
+        q = pickle.loads(pickle.dumps(p))
+        q.initialize((1,))
+        assert q.grad is None
 
     def test_update_calls_the_update_rule(self):
         calls = []
@@ -295,6 +332,7 @@ class TestParameter:
 
     def test_gradient_flows_into_parameters(self):
         p = Parameter(initializers.Constant(2.0), (3,))
+        p.cleargrad()
         y = p * Variable(_f32(3))
         y.grad = numpy.ones(3, numpy.float32)
         y.backward()
@@ -337,3 +375,48 @@ class TestParameterDevices:
         p = Parameter(initializers.One(), (1,))
         with pytest.raises(RuntimeError, match="CUDA"):
             p.to_gpu()
+
+
+def test_addgrad_initializes_an_uninitialized_parameter():
+    src = Parameter(initializers.One(), (2, 3))
+    src.grad = numpy.full((2, 3), 3.0, numpy.float32)
+    dst = Parameter(initializers.Zero())
+    dst.cleargrad()
+    dst.addgrad(src)
+    assert dst.shape == (2, 3)
+    numpy.testing.assert_array_equal(dst.array, numpy.zeros((2, 3)))
+    numpy.testing.assert_array_equal(dst.grad, src.grad)
+    untouched = Parameter(initializers.Zero())
+    src.cleargrad()
+    untouched.addgrad(src)
+    assert not untouched.is_initialized
+
+
+def test_setting_no_creator_cuts_the_graph_and_keeps_the_rank():
+    x = Variable(_f32(3))
+    y = x * 2
+    rank = y.rank
+    y.creator = None
+    assert y.creator is None and y.rank == rank
+    z = x * 3
+    z.creator_node = None
+    assert z.creator_node is None and z.rank == rank
+
+
+def test_copydata_initializes_an_uninitialized_source_parameter():
+    dst = Parameter(numpy.ones((2, 3), numpy.float32))
+    src = Parameter(initializers.Constant(4.0))
+    dst.copydata(src)
+    assert src.shape == (2, 3)
+    numpy.testing.assert_array_equal(dst.array, numpy.full((2, 3), 4.0))
+
+
+def test_a_gradient_set_by_hand_can_be_differentiated():
+    x = Variable(_f32(3))
+    y = x * x
+    y.grad = numpy.full(3, 2.0, numpy.float32)
+    gy = y.grad_var
+    assert gy.requires_grad  # v7
+    y.backward(enable_double_backprop=True)
+    (g,) = chainer.grad([x.grad_var], [gy], [Variable(numpy.ones(3, numpy.float32))])
+    numpy.testing.assert_array_equal(g.array, 2 * x.array)  # d(2 x gy)/d gy

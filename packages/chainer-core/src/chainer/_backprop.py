@@ -8,6 +8,7 @@ flowing into the same variable node are summed before its creator runs.
 from __future__ import annotations
 
 import heapq
+import warnings
 
 from chainer import _function_hooks_registry as _hooks
 from chainer import _grad_ready
@@ -74,6 +75,12 @@ def backward_from(
         return
     with using_config("enable_backprop", enable_double_backprop):
         _run(roots, retain_grad, loss_scale, None)
+    if not retain_grad:
+        # The output gradients were consumed (v6+): only retain_grad keeps them.
+        for node, _ in roots:
+            var = node._variable()
+            if var is not None:
+                var._grad_var = None
 
 
 def backward(outputs, grad_outputs=None, **kwargs) -> None:
@@ -81,9 +88,13 @@ def backward(outputs, grad_outputs=None, **kwargs) -> None:
 
     Args:
         outputs: A sequence of output variables.
-        grad_outputs: Their initial gradients (arrays, variables or ``None``).
+        grad_outputs: Their initial gradients (arrays, variables or ``None`` for an output's
+            own ``grad``), a tuple or list.
         enable_double_backprop: Record the backward computation (keyword only).
         loss_scale: Scale of the initial gradients (keyword only).
+
+    As in v7, an output with no gradient at all (not even a single-element one) is skipped
+    with a ``RuntimeWarning``, and an output given twice is used once (with a warning).
     """
     enable_double_backprop = kwargs.pop("enable_double_backprop", False)
     loss_scale = kwargs.pop("loss_scale", None)
@@ -94,12 +105,45 @@ def backward(outputs, grad_outputs=None, **kwargs) -> None:
     for y in outputs:
         if not isinstance(y, Variable):
             raise TypeError(f"each output must be a Variable, got {type(y).__name__}")
-    if grad_outputs is not None and len(grad_outputs) != len(outputs):
-        raise ValueError(
-            f"grad_outputs has {len(grad_outputs)} entries but there are {len(outputs)} outputs"
-        )
+    if grad_outputs is not None:
+        if not isinstance(grad_outputs, (tuple, list)):
+            raise TypeError(
+                "grad_outputs must be a tuple or list of gradients, got "
+                f"{type(grad_outputs).__name__}"
+            )
+        if len(grad_outputs) != len(outputs):
+            raise ValueError(
+                f"grad_outputs has {len(grad_outputs)} entries but there are {len(outputs)} "
+                "outputs"
+            )
+    pairs = []
+    seen = set()
+    for i, y in enumerate(outputs):
+        if id(y) in seen:
+            warnings.warn(
+                f"chainer.backward: output {i} is given more than once; it is used once",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            continue
+        seen.add(id(y))
+        gy = None if grad_outputs is None else grad_outputs[i]
+        if gy is None and y._grad_var is None:
+            warnings.warn(
+                f"chainer.backward: output {i} has no gradient (neither in grad_outputs nor "
+                "in its grad); it is skipped",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            continue
+        pairs.append((y, gy))
     backward_from(
-        outputs, grad_outputs, False, enable_double_backprop, loss_scale, "chainer.backward"
+        [y for y, _ in pairs],
+        [gy for _, gy in pairs],
+        False,
+        enable_double_backprop,
+        loss_scale,
+        "chainer.backward",
     )
 
 
@@ -137,10 +181,6 @@ def grad(
     roots = []
     for i, y in enumerate(outputs):
         given = None if grad_outputs is None else grad_outputs[i]
-        if given is None and y._array is not None and y._array.size != 1:
-            raise ValueError(
-                f"chainer.grad: grad_outputs[{i}] is needed for the output of shape {y.shape}"
-            )
         g = _initial_grad_for_grad(y, given, loss_scale)
         if y.node.creator_node is not None:
             roots.append((y.node, g))  # reaches targets[y.node] when its creator runs
@@ -185,6 +225,7 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
     seen: set = set()
     heappush = heapq.heappush
     heappop = heapq.heappop
+    debug = config.debug
 
     for node, g in roots:
         _collect(grads, node, g)
@@ -216,7 +257,12 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
             target_indexes = tuple([i for i, x in enumerate(in_nodes) if x._requires_grad])
         if not target_indexes:
             continue
-        gxs = _call_backward(func, target_indexes, out_grads)
+        if func._overrides_backward_accumulate:
+            gxs = _call_backward_accumulate(
+                func, target_indexes, out_grads, grads, leaf_grads, debug
+            )
+        else:
+            gxs = _call_backward(func, target_indexes, out_grads, debug)
 
         for i, gx in zip(target_indexes, gxs):
             if gx is None:
@@ -282,7 +328,25 @@ def _keep_output_grads(func, out_grads: tuple, retain_grad: bool, targets) -> No
                 var._grad_var = gy
 
 
-def _call_backward(func, target_indexes: tuple, out_grads: tuple) -> tuple:
+def _call_backward_accumulate(
+    func, target_indexes, out_grads, grads, leaf_grads, debug: bool
+) -> tuple:
+    """Hand the gradients gathered so far for the targets to ``func.backward_accumulate``.
+
+    Its results replace those gradients (they include them).
+    """
+    in_nodes = func.inputs
+    gathered = []
+    for i in target_indexes:
+        x = in_nodes[i]
+        table = grads if x.creator_node is not None else leaf_grads
+        gathered.append(_sum(table.pop(x, None)))
+    return _call_backward(func, target_indexes, out_grads, debug, tuple(gathered))
+
+
+def _call_backward(
+    func, target_indexes: tuple, out_grads: tuple, debug: bool, grad_inputs=None
+) -> tuple:
     """Run ``func.backward`` (with hooks) and check what it returned."""
     hooks = _hooks.active_hooks(func) if (_hooks.state.hooks or func._local_function_hooks) else ()
     if hooks:
@@ -290,7 +354,10 @@ def _call_backward(func, target_indexes: tuple, out_grads: tuple) -> tuple:
         out_arrays = tuple([None if g is None else g._array for g in out_grads])
         for hook in hooks:
             hook.backward_preprocess(func, in_data, out_arrays)
-    gxs = func.backward(target_indexes, out_grads)
+    if grad_inputs is None:
+        gxs = func.backward(target_indexes, out_grads)
+    else:
+        gxs = func.backward_accumulate(target_indexes, out_grads, grad_inputs)
     in_nodes = func.inputs
     if type(gxs) is not tuple or len(gxs) != len(target_indexes):
         gxs = func._normalize_grads(target_indexes, gxs)
@@ -298,21 +365,33 @@ def _call_backward(func, target_indexes: tuple, out_grads: tuple) -> tuple:
         if gx is None:
             continue
         if not isinstance(gx, Variable):
-            raise TypeError(
-                f"{func.label}.backward must return Variables (or None), got "
-                f"{type(gx).__name__}; wrap arrays with chainer.Variable"
+            raise _GradientTypeError(
+                f"type of gradients returned from backward is incorrect: {func.label}.backward "
+                f"must return Variables (or None), got {type(gx).__name__}; wrap arrays with "
+                "chainer.Variable"
             )
-        shape = in_nodes[i].shape
-        if gx._array.shape != shape and shape is not None:
+        node = in_nodes[i]
+        if gx._array.shape != node.shape and node.shape is not None:
             raise ValueError(
-                f"{func.label}.backward returned a gradient of shape {gx._array.shape} for "
-                f"input {i} of shape {shape}"
+                f"shape of gradients returned from backward is incorrect: {func.label}.backward "
+                f"returned a gradient of shape {gx._array.shape} for input {i} of shape "
+                f"{node.shape}"
+            )
+        if debug and node.dtype is not None and gx._array.dtype != node.dtype:
+            raise ValueError(
+                f"dtype of gradients returned from backward is incorrect: {func.label}.backward "
+                f"returned a gradient of dtype {gx._array.dtype} for input {i} of dtype "
+                f"{node.dtype}"
             )
     for hook in hooks:
         hook.backward_postprocess(func, in_data, out_arrays)
-    if config.debug:
+    if debug:
         _hooks.check_nan_in_backward(func, gxs, tuple([x.data for x in func.inputs]))
     return gxs
+
+
+class _GradientTypeError(TypeError, ValueError):
+    """backward returned something other than a Variable (v7 code catches ValueError)."""
 
 
 def _accumulate_into_leaf(node, gx, loss_scale) -> None:

@@ -65,6 +65,6 @@ def check_nan_in_backward(func, grad_inputs, in_data) -> None:
         array = None if gx is None else gx.array
         if _has_nan_or_inf(array):
             raise RuntimeError(
-                f"NaN or Inf is detected in a gradient computed by {func.label} (Backward), "
-                f"target {index}.\nInputs:\n{_describe_arrays(in_data)}"
+                f"NaN is detected on backward computation of {func.label}: NaN or Inf in a "
+                f"gradient it computed, target {index}.\nInputs:\n{_describe_arrays(in_data)}"
             )

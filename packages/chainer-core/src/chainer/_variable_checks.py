@@ -65,31 +65,34 @@ def _stats(array) -> str:
     a = to_numpy(array)
     if a.size == 0:
         return "(empty)"
-    return (
-        f"mean={float(a.mean()):.8f} std={float(a.std()):.8f} "
-        f"min={float(a.min()):.8f} max={float(a.max()):.8f}"
-    )
+    return f"mean={float(a.mean()):.8f}, std={float(a.std()):.8f}"
+
+
+def _device_text(array) -> str:
+    # v7's wording: CPU for NumPy, the array's own device otherwise (<CUDA Device 0>, ...).
+    if isinstance(array, numpy.ndarray):
+        return "CPU"
+    return str(array.device)
 
 
 def debug_text(var) -> str:
-    """The multi-line text of ``Variable.debug_print``."""
+    """The multi-line text of ``Variable.debug_print`` (v7's layout)."""
     array = var._array
-    lines = [var.summary()]
     if array is None:
-        lines.append("- data: None")
+        fields = dict.fromkeys(("device", "backend", "shape", "dtype", "statistics"), "None")
     else:
-        lines += [
-            f"- device: {var.device}",
-            f"- backend: {type(array).__module__}.{type(array).__qualname__}",
-            f"- shape: {array.shape}",
-            f"- dtype: {array.dtype}",
-            f"- statistics: {_stats(array)}",
-        ]
+        fields = {
+            "device": _device_text(array),
+            "backend": str(type(array)),
+            "shape": str(array.shape),
+            "dtype": str(array.dtype),
+            "statistics": _stats(array),
+        }
     grad = var.grad
     if grad is None:
-        lines.append("- grad: None")
+        fields["grad"] = "None"
     elif to_numpy(grad).size and not to_numpy(grad).any():
-        lines.append("- grad: 0")
+        fields["grad"] = "0"
     else:
-        lines.append(f"- grad: {_stats(grad)}")
-    return "\n".join(lines)
+        fields["grad"] = _stats(grad)
+    return "\n".join([var.summary()] + [f"- {key}: {value}" for key, value in fields.items()])

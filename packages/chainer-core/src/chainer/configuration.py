@@ -67,7 +67,7 @@ def _public(entries: dict[str, Any]) -> dict[str, Any]:
 def _show(entries: dict[str, Any], file) -> None:
     width = max((len(key) for key in entries), default=0)
     for key in sorted(entries):
-        file.write(f"{key:<{width}}  {entries[key]}\n")
+        file.write(f"{key:<{width}} {entries[key]}\n")  # one space, as v7
 
 
 global_config = GlobalConfig()

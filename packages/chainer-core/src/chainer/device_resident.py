@@ -20,10 +20,19 @@ from chainer.backends.intel64 import Intel64Device
 
 __all__ = ["DeviceResident", "DeviceResidentsVisitor"]
 
+# Moving methods a subclass may not override (it overrides device_resident_accept instead).
+_FINAL_METHODS = ("to_device", "to_chx", "from_chx")
+# Moving methods whose overriding is deprecated but honoured, by the kind of target device.
+_LEGACY_METHODS = {CpuDevice: "to_cpu", GpuDevice: "to_gpu", Intel64Device: "to_intel64"}
 
-def _warn_deprecated(method: str, device_spec: str) -> None:
+
+def _overrides(cls: type, name: str) -> bool:
+    return getattr(cls, name) is not getattr(DeviceResident, name)
+
+
+def _warn_deprecated(name: str, replacement: str) -> None:
     warnings.warn(
-        f"{method}() is deprecated (as in Chainer v7): use to_device({device_spec}) instead",
+        f"{name}() is deprecated (as in Chainer v7); use {replacement} instead",
         DeprecationWarning,
         stacklevel=3,
     )
@@ -45,6 +54,24 @@ class DeviceResident:
         ...         self.mean = visitor.visit_array(self.mean)
         >>> buffers = Buffers().to_device('@cupy:0')  # mean is now a CuPy array
     """
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in _FINAL_METHODS:
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__} overrides {name}(), which a device resident cannot "
+                    "override; override device_resident_accept() to move what it owns"
+                )
+        for name in _LEGACY_METHODS.values():
+            if name in cls.__dict__:
+                warnings.warn(
+                    f"{cls.__name__} overrides {name}(): overriding device-moving methods is "
+                    "deprecated (it is still called when the object is moved); override "
+                    "device_resident_accept() instead",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
 
     def __init__(self) -> None:
         self._device: Device = CpuDevice()
@@ -72,21 +99,19 @@ class DeviceResident:
     def to_cpu(self) -> DeviceResident:
         """Move everything to the CPU (NumPy) and return ``self``.
 
-        .. deprecated:: v7.0.0 (as in Chainer)
-            Use ``to_device('@numpy')``; this issues a ``DeprecationWarning``.
+        .. deprecated:: v7 (a ``DeprecationWarning``): use :meth:`to_device` instead.
         """
-        _warn_deprecated("to_cpu", "'@numpy'")
-        self.device_resident_accept(_ToDeviceVisitor(CpuDevice()))
+        _warn_deprecated("to_cpu", "to_device('@numpy')")
+        self.device_resident_accept(_ToDeviceVisitor(CpuDevice(), root=self))
         return self
 
     def to_gpu(self, device=None) -> DeviceResident:
         """Move to a GPU (CuPy) and return ``self``.
 
+        .. deprecated:: v7 (a ``DeprecationWarning``): use :meth:`to_device` instead.
+
         Parts already on some GPU stay where they are, as in Chainer before ``to_device``;
         use :meth:`to_device` to move between GPUs.
-
-        .. deprecated:: v7.0.0 (as in Chainer)
-            Use ``to_device('@cupy:N')``; this issues a ``DeprecationWarning``.
 
         Args:
             device: ``None`` (the current CUDA device), a device ID or a ``cupy.cuda.Device``.
@@ -94,28 +119,22 @@ class DeviceResident:
         Raises:
             RuntimeError: CUDA is not available.
         """
-        _warn_deprecated("to_gpu", "'@cupy:N'")
-        return self._to_gpu_keeping_gpu_residents(device)
-
-    def _to_gpu_keeping_gpu_residents(self, device=None) -> DeviceResident:
-        # to_gpu without its deprecation warning, for the updaters, which keep a model split
-        # over several GPUs where it is (as Chainer's updaters did).
+        _warn_deprecated("to_gpu", "to_device('@cupy:N')")
         target = GpuDevice(cuda._cuda_device(device))
-        self.device_resident_accept(_ToDeviceVisitor(target, keep_gpu_residents=True))
+        self.device_resident_accept(_ToDeviceVisitor(target, keep_gpu_residents=True, root=self))
         return self
 
     def to_intel64(self) -> DeviceResident:
         """Move to the Intel64 (iDeep) device and return ``self``.
 
-        .. deprecated:: v7.0.0 (as in Chainer)
-            Use ``to_device('@intel64')``; this issues a ``DeprecationWarning``.
+        .. deprecated:: v7 (a ``DeprecationWarning``): use :meth:`to_device` instead.
 
         Raises:
             RuntimeError: iDeep is not available.
         """
-        _warn_deprecated("to_intel64", "'@intel64'")
+        _warn_deprecated("to_intel64", "to_device('@intel64')")
         intel64.check_ideep_available()
-        self.device_resident_accept(_ToDeviceVisitor(Intel64Device()))
+        self.device_resident_accept(_ToDeviceVisitor(Intel64Device(), root=self))
         return self
 
     def to_chx(self) -> DeviceResident:
@@ -148,7 +167,7 @@ class DeviceResident:
             device: A device specifier accepted by :func:`chainer.get_device`, e.g.
                 ``'@numpy'``, ``'@cupy:0'``, ``'@intel64'`` or ``'native:0'``.
         """
-        self.device_resident_accept(_ToDeviceVisitor(backend.get_device(device)))
+        self.device_resident_accept(_ToDeviceVisitor(backend.get_device(device), root=self))
         return self
 
 
@@ -174,13 +193,35 @@ class DeviceResidentsVisitor:
 
 class _ToDeviceVisitor(DeviceResidentsVisitor):
     # keep_gpu_residents: the old to_gpu() left anything already on a GPU in place.
-    def __init__(self, device: Device, keep_gpu_residents: bool = False) -> None:
+    # root: the object the move started from; a resident below it that overrides the legacy
+    # method for the target device (to_cpu/to_gpu/to_intel64) is moved by that method (v7).
+    def __init__(
+        self, device: Device, keep_gpu_residents: bool = False, root: object = None
+    ) -> None:
         self._device = device
         self._keep_gpu = keep_gpu_residents
+        self._root = root
+        self._legacy_method = _LEGACY_METHODS.get(type(device))
 
     def visit_device_resident(self, device_resident: DeviceResident) -> None:
         if not (self._keep_gpu and isinstance(device_resident._device, GpuDevice)):
             device_resident._device = self._device
+        name = self._legacy_method
+        if (
+            name is not None
+            and device_resident is not self._root
+            and _overrides(type(device_resident), name)
+        ):
+            warnings.warn(
+                f"moving {type(device_resident).__name__} through its overridden {name}(), "
+                "which is deprecated; override device_resident_accept() instead",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            if name == "to_gpu":
+                device_resident.to_gpu(self._device.device.id)
+            else:
+                getattr(device_resident, name)()
 
     def visit_array(self, arr):
         if self._keep_gpu and is_loaded_instance(arr, "cupy", "ndarray"):

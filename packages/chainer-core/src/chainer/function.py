@@ -68,17 +68,21 @@ class FunctionAdapter(FunctionNode):
         in_data = tuple([x.data for x in self.inputs])
         out_data = self.output_data
         grads = tuple([None if g is None else g.array for g in grad_outputs])
-        # Old-style backward receives zero arrays where a gradient is unknown, as Chainer did.
+        # Old-style backward receives zero arrays where the gradient of a floating output is
+        # unknown; non-floating outputs never have one (None).
         if any(g is None for g in grads):
             grads = tuple(
-                xp.zeros(shape, dtype) if g is None else g
+                xp.zeros(shape, dtype) if g is None and dtype.kind == "f" else g
                 for g, (shape, dtype, xp) in zip(grads, self._output_zeros)
             )
         self._function._out_data = out_data
         gxs = self._function.backward(in_data, grads)
+        if isinstance(gxs, list):
+            gxs = tuple(gxs)
         if not isinstance(gxs, tuple):
             raise TypeError(
-                f"{self.label}.backward must return a tuple of arrays, got {type(gxs).__name__}"
+                f"{self.label}.backward must return a tuple (or list) of arrays, got "
+                f"{type(gxs).__name__}"
             )
         if len(gxs) != len(self.inputs):
             raise ValueError(
@@ -120,17 +124,31 @@ class Function:
     _output_indexes = None
     _out_data = None
     _node_ref = None
+    _owned_node = None
 
     def __call__(self, *inputs):
-        node = FunctionAdapter(self)
-        # The graph holds the adapter strongly; the function only refers to it.
-        self._node_ref = weakref.ref(node)
+        node = self.node
+        if node.outputs is not None:
+            # Called again: a fresh node for this call, with the hooks added to this function.
+            used = node
+            node = FunctionAdapter(self)
+            if used._local_function_hooks:
+                node._local_function_hooks = dict(used._local_function_hooks)
+            self._node_ref = weakref.ref(node)
+        # From here the graph holds the adapter strongly; the function only refers to it.
+        self._owned_node = None
         ret = node.apply(inputs)
         return ret[0] if len(ret) == 1 else ret
 
     @property
-    def node(self) -> FunctionAdapter | None:
-        return None if self._node_ref is None else self._node_ref()
+    def node(self) -> FunctionAdapter:
+        """The graph node of this function (made on first use, so hooks can be added before
+        the call)."""
+        node = None if self._node_ref is None else self._node_ref()
+        if node is None:
+            node = self._owned_node = FunctionAdapter(self)
+            self._node_ref = weakref.ref(node)
+        return node
 
     @property
     def label(self) -> str:

@@ -71,7 +71,8 @@ class FunctionNode:
     # ``type_check.InvalidType(expect, actual)``; apply() adds the function name and inputs.
     # When set, it replaces check_type_forward (which then only documents the rules).
     _check_arrays = None
-    _checks_types = False
+    # Backprop calls backward_accumulate only for classes that override it.
+    _overrides_backward_accumulate = False
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -79,6 +80,16 @@ class FunctionNode:
             cls._check_arrays is not None
             or cls.check_type_forward is not FunctionNode.check_type_forward
         )
+        cls._overrides_backward_accumulate = (
+            cls.backward_accumulate is not FunctionNode.backward_accumulate
+        )
+
+    @property
+    def _checks_types(self) -> bool:
+        # Read only on plain FunctionNode instances: __init_subclass__ gives every subclass a
+        # class flag, so the hot path pays nothing. A check_type_forward set on the instance
+        # (v7 honours it; its tests mock it) is then run.
+        return "check_type_forward" in self.__dict__
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
@@ -139,6 +150,8 @@ class FunctionNode:
                     requires_grad = True
             elif type(x) is _ndarray or _variable_checks.is_supported_array(x):
                 in_data.append(x)
+            elif x is None:  # v7: a missing input (forward sees None; it gets no gradient)
+                in_data.append(None)
             else:
                 raise TypeError(
                     f"{self.label}: inputs must be Variables or arrays (numpy, cupy, "
@@ -232,6 +245,8 @@ class FunctionNode:
         retain = self._output_indexes_to_retain
         if retain is not None:
             self._retained_output_data = tuple([outputs[index] for index in retain])
+            for index in retain:  # as in v7, a retained output's node holds its array
+                self.outputs[index]().data = outputs[index]
         return rets
 
     def _check_type_forward_fast(self, in_data: tuple) -> None:
@@ -334,7 +349,12 @@ class FunctionNode:
         return (None,) * len(target_input_indexes)
 
     def backward_accumulate(self, target_input_indexes, grad_outputs, grad_inputs) -> tuple:
-        """Like :meth:`backward`, plus the existing gradients ``grad_inputs`` to add."""
+        """Like :meth:`backward`, plus the existing gradients ``grad_inputs`` to add.
+
+        Backprop calls it instead of :meth:`backward` when a subclass overrides it, with the
+        gradients gathered so far for the target inputs (``None`` where none); what it returns
+        replaces them.
+        """
         gxs = self._backward_target(target_input_indexes, grad_outputs)
         ret = []
         for gx, g_old in zip(gxs, grad_inputs):
@@ -365,8 +385,9 @@ class FunctionNode:
         if len(gxs) == n_inputs:
             return tuple([gxs[i] for i in target_input_indexes])
         raise ValueError(
-            f"{self.label}.backward returned {len(gxs)} gradients; expected "
-            f"{len(target_input_indexes)} (one per target input) or {n_inputs} (one per input)"
+            f"number of gradients returned from backward is incorrect: {self.label}.backward "
+            f"returned {len(gxs)} gradients; expected {len(target_input_indexes)} (one per "
+            f"target input) or {n_inputs} (one per input)"
         )
 
     def unchain(self) -> None:
@@ -435,8 +456,8 @@ def grad(
     Args:
         outputs: Variables to differentiate.
         inputs: Variables to differentiate with respect to (leaves or intermediates).
-        grad_outputs: Initial gradients of the outputs; ``None`` means ones for
-            single-element outputs.
+        grad_outputs: Initial gradients of the outputs; ``None`` (for all or one of them)
+            means ones of the output's shape, whatever its size (as in Chainer v7).
         grad_inputs: Gradients added to the result for each input.
         set_grad: Also store the results in the inputs' ``grad_var``.
         retain_grad: Keep the gradients of intermediate variables in their ``grad_var``.

@@ -63,18 +63,22 @@ def numerical_grad(
         inputs: Arrays that ``f`` reads; they are perturbed in place and restored.
         grad_outputs: Weights of each output (``None`` to ignore an output).
         eps: Step of the finite differences.
-        detect_nondifferentiable: Raise :class:`NondifferentiableError` when the one-sided
-            differences disagree (a kink within ``eps`` of the point).
-        diff_atol, diff_rtol: Tolerances of that detection.
+        detect_nondifferentiable: Raise :class:`NondifferentiableError` when the function has
+            a kink within ``eps`` of the point: it is then sampled at five points across
+            ``[x - eps, x + eps]`` and an output that changes finiteness or does not follow a
+            quadratic fit (as in v7) is reported.
+        diff_atol, diff_rtol: Tolerances of that detection, against the fit's residual and
+            the output's range over the samples.
         center_outputs: Outputs of ``f`` at the unperturbed point, if already known.
 
     Returns:
         A tuple of gradient arrays, one per input, with the input's dtype.
     """
     if eps <= 0:
-        raise ValueError(f"eps must be positive, got {eps}")
+        raise AssertionError(f"eps must be positive, got {eps}")  # v7's error type
     inputs = tuple(inputs)
     grad_outputs = tuple(grad_outputs)
+    steps = _DETECTION_STEPS if detect_nondifferentiable else (-1.0, 1.0)
     grads = []
     for x in inputs:
         if x is None:
@@ -84,27 +88,72 @@ def numerical_grad(
         host = x if isinstance(x, numpy.ndarray) else None
         for index in numpy.ndindex(*x.shape):
             original = x[index].copy() if host is None else host[index]
-            x[index] = original + eps
-            plus = _weighted_sum(_as_tuple(f()), grad_outputs)
-            x[index] = original - eps
-            minus = _weighted_sum(_as_tuple(f()), grad_outputs)
-            if detect_nondifferentiable:
-                x[index] = original
-                center = _weighted_sum(
-                    _as_tuple(f()) if center_outputs is None else center_outputs, grad_outputs
-                )
-                right = (plus - center) / eps
-                left = (center - minus) / eps
-                if abs(right - left) > diff_atol + diff_rtol * max(abs(right), abs(left)):
-                    raise NondifferentiableError(
-                        f"the function is not differentiable at input index {index}: the "
-                        f"left derivative is {left!r} but the right one is {right!r} "
-                        f"(eps={eps})"
-                    )
+            samples = []
+            for step in steps:
+                if step == 0 and center_outputs is not None:
+                    samples.append(_as_tuple(center_outputs))
+                    continue
+                x[index] = original + step * eps
+                samples.append(_as_tuple(f()))
             x[index] = original
+            if detect_nondifferentiable:
+                _check_differentiable(samples, diff_atol, diff_rtol, f"input index {index}")
+            plus = _weighted_sum(samples[-1], grad_outputs)
+            minus = _weighted_sum(samples[0], grad_outputs)
             gx[index] = (plus - minus) / (2 * eps)
         grads.append(_xp([x]).asarray(gx.astype(x.dtype)) if host is None else gx.astype(x.dtype))
     return tuple(grads)
+
+
+# Where detection samples the function: five points across [x - eps, x + eps] (as v7).
+_DETECTION_STEPS = (-1.0, -0.5, 0.0, 0.5, 1.0)
+
+
+def _check_differentiable(samples: list, atol: float, rtol: float, where: str) -> None:
+    """Raise :class:`NondifferentiableError` when the sampled outputs show a kink.
+
+    ``samples`` holds the outputs at :data:`_DETECTION_STEPS`. An output element whose
+    finiteness changes across the samples is a kink; otherwise, when every sample is
+    finite, an element whose quadratic fit leaves a residual (root mean square) above
+    ``atol + rtol * (its range)`` is one. Constant elements never are.
+    """
+    outputs = [
+        [None if y is None else _to_float64(_to_host(y)) for y in sample] for sample in samples
+    ]
+    stacks = [
+        numpy.stack([sample[i] for sample in outputs]).reshape(len(outputs), -1)
+        for i in range(len(outputs[0]))
+        if outputs[0][i] is not None
+    ]
+    all_finite = True
+    for i, stack in enumerate(stacks):
+        finite = numpy.isfinite(stack)
+        if (finite != finite[0]).any():
+            raise NondifferentiableError(
+                f"Tried to compute the numeric gradient on a non-differentiable point: output "
+                f"{i} is finite on one side of {where} and not on the other"
+            )
+        all_finite = all_finite and bool(finite.all())
+    if not all_finite:
+        return  # non-finite all around (e.g. log left of 0): not a kink
+    for i, stack in enumerate(stacks):
+        if stack.shape[1] == 0:
+            continue
+        fit = numpy.polynomial.polynomial.polyfit(
+            numpy.arange(len(stack)), stack, deg=2, full=True
+        )
+        residuals = fit[1][0]
+        if residuals.size == 0:
+            continue  # an exact fit
+        rms = numpy.sqrt(residuals / len(stack))
+        spread = stack.max(axis=0) - stack.min(axis=0)
+        kinked = (rms > atol + rtol * spread) & (spread != 0)
+        if kinked.any():
+            raise NondifferentiableError(
+                f"Tried to compute the numeric gradient on a non-differentiable point: output "
+                f"{i} (element {int(numpy.argmax(kinked))}) does not follow a smooth curve "
+                f"around {where} (fit residual {float(rms[kinked][0])!r})"
+            )
 
 
 def _prepare_inputs(x_data, no_grads):
@@ -151,7 +200,8 @@ def check_backward(
     Args:
         func: A function taking input variables and returning a variable or a tuple of them.
         x_data: An input array or a tuple of input arrays.
-        y_grad: The output gradient array(s); ``None`` for a single-element output.
+        y_grad: The output gradient array(s); ``None`` (all outputs single-element: they
+            start from 1), or a ``None`` entry for an output that gets no gradient.
         params: Parameters (variables) used by ``func`` whose gradients are checked too.
         eps: Step of the finite differences.
         atol, rtol: Tolerances of the comparison.
@@ -166,21 +216,42 @@ def check_backward(
     xs, no_grads = _prepare_inputs(x_data, no_grads)
     params = tuple(params)
     y_grads = _as_tuple(y_grad)
-    x_vars = [Variable(x, requires_grad=not ng) for x, ng in zip(xs, no_grads)]
+    # Float inputs listed in no_grads still take part in backprop, so that a gradient computed
+    # for them is caught (v7).
+    x_vars = [Variable(x, requires_grad=x.dtype.kind == "f") for x in xs]
 
     # Analytical gradients by backprop.
     ys = _call(func, x_vars)
     if y_grads and len(y_grads) != len(ys):
         raise ValueError(f"y_grad has {len(y_grads)} arrays but func returned {len(ys)} outputs")
     targets = [v for v, ng in zip(x_vars, no_grads) if not ng] + list(params)
-    grad_outputs = list(y_grads) if y_grads else [None] * len(ys)
-    for i, (y, gy) in enumerate(zip(ys, grad_outputs)):
-        if gy is None and y is not None and y.array.size != 1:
-            raise ValueError(f"y_grad is needed for output {i} of shape {y.shape}")
-    usable = [(y, gy) for y, gy in zip(ys, grad_outputs) if y is not None]
+    unchecked = [
+        (i, v) for i, (v, ng) in enumerate(zip(x_vars, no_grads)) if ng and v.requires_grad
+    ]
+    if y_grads:  # a None entry: that output gets no gradient (v7's convention)
+        grad_outputs = list(y_grads)
+    else:
+        for i, y in enumerate(ys):
+            if y is not None and y.array.size != 1:
+                raise ValueError(
+                    f"y_grad is needed: output {i} has shape {y.shape}, and only "
+                    "single-element outputs start from 1 when y_grad is None"
+                )
+        grad_outputs = [None if y is None else y.xp.ones_like(y.array) for y in ys]
+    usable = [(y, gy) for y, gy in zip(ys, grad_outputs) if y is not None and gy is not None]
+    if usable:
+        probed = targets + [v for _, v in unchecked]
+        analytic = function_node.grad([y for y, _ in usable], probed, [gy for _, gy in usable])
+        for (i, _), g in zip(unchecked, analytic[len(targets) :]):
+            if g is not None:
+                raise RuntimeError(
+                    f"input {i} is listed in no_grads, but backward computed a gradient for it"
+                )
+        analytic = analytic[: len(targets)]
+    else:
+        analytic = [None] * len(targets)
     if not targets:
         return
-    analytic = function_node.grad([y for y, _ in usable], targets, [gy for _, gy in usable])
     for target, g in zip(targets, analytic):
         if g is not None and (g.shape != target.shape or g.dtype != target.dtype):
             raise AssertionError(
@@ -197,7 +268,7 @@ def check_backward(
     target_arrays = [t.array for t in targets]
     compute_dtype = dtype
 
-    def evaluate(step: float) -> float:
+    def evaluate(step: float) -> tuple:
         shifted = []
         for array, direction in zip(target_arrays, directions):
             base = array.astype(compute_dtype) if compute_dtype is not None else array
@@ -221,24 +292,14 @@ def check_backward(
         finally:
             for p, old in zip(params, saved):
                 p.array = old
-        return _weighted_sum(
-            [None if y is None else y.array for y in outs],
-            [gy if gy is not None else xp.ones_like(y.array) for y, gy in zip(outs, grad_outputs)]
-            if outs
-            else [],
-        )
+        return tuple(None if y is None else y.array for y in outs)
 
-    plus = evaluate(eps)
-    minus = evaluate(-eps)
+    steps = _DETECTION_STEPS if detect_nondifferentiable else (-1.0, 1.0)
+    samples = [evaluate(step * eps) for step in steps]
     if detect_nondifferentiable:
-        center = evaluate(0.0)
-        right = (plus - center) / eps
-        left = (center - minus) / eps
-        if abs(right - left) > atol + rtol * max(abs(right), abs(left)):
-            raise NondifferentiableError(
-                f"func is not differentiable at the checked point: left derivative {left!r}, "
-                f"right derivative {right!r} (eps={eps})"
-            )
+        _check_differentiable(samples, 0, 1e-2, "the checked point")
+    plus = _weighted_sum(samples[-1], grad_outputs)
+    minus = _weighted_sum(samples[0], grad_outputs)
     numerical = (plus - minus) / (2 * eps)
     analytical = 0.0
     for g, d in zip(analytic, directions):

@@ -32,6 +32,12 @@ if tp.TYPE_CHECKING:
 __all__ = ["Chain", "ChainList", "Link"]
 
 
+def _check_link_initialized(link: Link) -> None:
+    """Raise v7's error (word for word: code matches it) when Link.__init__ was skipped."""
+    if "_params" not in link.__dict__:
+        raise RuntimeError("Link.__init__() has not been called.")
+
+
 class Link(DeviceResident):
     """Building block of model definitions: a set of parameters and persistent values.
 
@@ -96,11 +102,7 @@ class Link(DeviceResident):
 
         Outside the scope such assignments make plain attributes.
         """
-        if "_params" not in self.__dict__:
-            raise RuntimeError(
-                f"Link.__init__() has not been called: call super().__init__() at the start of "
-                f"{type(self).__name__}.__init__"
-            )
+        _check_link_initialized(self)
         previous = self._within_init_scope
         self._within_init_scope = True
         try:
@@ -143,6 +145,7 @@ class Link(DeviceResident):
         Raises:
             AttributeError: The link already has an attribute called ``name``.
         """
+        _check_link_initialized(self)
         if name in self.__dict__:
             raise AttributeError(f"cannot register a new parameter {name}: attribute exists")
         if initializer is None:
@@ -277,7 +280,7 @@ class Link(DeviceResident):
             stacklevel=2,
         )
         for param in self.params():
-            param.zerograd()
+            param._zerograd()  # one warning (above) for the whole link
 
     def addgrads(self, link: Link) -> None:
         """Add the gradients of ``link``'s parameters (same structure) to this link's."""
@@ -466,6 +469,8 @@ class Link(DeviceResident):
         global_hooks = link_hook._state.hooks
         local_hooks = self._local_link_hooks
         if not global_hooks and not local_hooks:
+            if "_params" not in self.__dict__:
+                _check_link_initialized(self)
             return forward(*args, **kwargs)
         return link_hook._call_with_hooks(self, forward, args, kwargs, global_hooks, local_hooks)
 

@@ -194,11 +194,11 @@ class Sequential(ChainList):
         self._sync_children()
 
     def __add__(self, other: Sequential) -> Sequential:
-        if not isinstance(other, Sequential):
-            return NotImplemented
+        _check_sequential(other, "+")
         return Sequential(*self._layers, *other._layers)
 
-    def __iadd__(self, other: Iterable[Callable]) -> Sequential:
+    def __iadd__(self, other: Sequential) -> Sequential:
+        _check_sequential(other, "+=")
         self.extend(other)
         return self
 
@@ -262,3 +262,11 @@ class Sequential(ChainList):
 
 def _is_lambda(layer: Callable) -> bool:
     return getattr(layer, "__name__", None) == "<lambda>"
+
+
+def _check_sequential(other: object, operator: str) -> None:
+    # v7 raises ValueError here (not TypeError).
+    if not isinstance(other, Sequential):
+        raise ValueError(
+            f"Sequential {operator} needs another Sequential, got {type(other).__name__}"
+        )

@@ -8,6 +8,7 @@ created lazily, so variables that never enter a graph cost no more than their ar
 
 from __future__ import annotations
 
+import warnings
 import weakref
 
 import numpy
@@ -97,11 +98,13 @@ class VariableNode:
         return self._variable()
 
     def set_creator(self, creator) -> None:
-        self.set_creator_node(creator.node)
+        self.set_creator_node(None if creator is None else creator.node)
 
     def set_creator_node(self, creator_node) -> None:
+        """Make ``creator_node`` the creator (``None``: none, the rank is kept, as v7)."""
         self.creator_node = creator_node
-        self.rank = creator_node.rank + 1
+        if creator_node is not None:
+            self.rank = creator_node.rank + 1
 
     def unchain(self) -> None:
         self.creator_node = None
@@ -267,7 +270,7 @@ class Variable:
     def grad(self, g) -> None:
         if g is not None:
             _checks.check_grad(self, g)
-            g = Variable(g, requires_grad=False)
+            g = Variable(g)  # v7: a gradient set by hand can be differentiated with respect to
         self._grad_var = g
 
     @property
@@ -286,7 +289,18 @@ class Variable:
         self._grad_var = None
 
     def zerograd(self) -> None:
-        """Set the gradient to zeros of the array's shape and dtype (prefer ``cleargrad``)."""
+        """Set the gradient to zeros of the array's shape and dtype.
+
+        .. deprecated:: v7 (a ``DeprecationWarning``): use :meth:`cleargrad`, which is cheaper.
+        """
+        warnings.warn(
+            "Variable.zerograd is deprecated. Use Variable.cleargrad instead.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        self._zerograd()
+
+    def _zerograd(self) -> None:
         array = self._array
         if array is None:
             self._grad_var = None
@@ -316,6 +330,9 @@ class Variable:
         """Copy ``var``'s array into this variable's array (across devices if needed)."""
         src = var._array
         dst = self._array
+        if src is None and dst is not None and isinstance(var, Parameter):
+            var.initialize(dst.shape)  # v7: an uninitialized source takes this shape
+            src = var._array
         if dst is None:
             self.array = var.xp.array(src, copy=True) if src is not None else None
             return
@@ -460,11 +477,9 @@ class Variable:
         return f"variable({body})" if self._name is None else f"variable {self._name}({body})"
 
     def summary(self) -> str:
-        """One line: name, shape and dtype."""
+        """``<variable NAME>``, or ``<variable at 0xID>`` for an unnamed one (as v7)."""
         name = self._name if self._name is not None else f"at 0x{id(self):x}"
-        if self._array is None:
-            return f"<variable {name}>"
-        return f"<variable {name}> {self.shape} {self.dtype}"
+        return f"<variable {name}>"
 
     def debug_print(self) -> str:
         """A multi-line description with statistics of the array and gradient."""
@@ -523,7 +538,7 @@ class Parameter(Variable):
 
     Args:
         initializer: An initializer (callable filling an array), a scalar, an array, or
-            ``None`` (LeCunNormal). An array becomes the data directly.
+            ``None`` (NaN, as in Chainer v7). An array becomes the data directly.
         shape: Shape of the array to initialize now; ``None`` delays initialization until
             :meth:`initialize` is called (e.g. when the first input size is known).
         name: Name of the parameter.
@@ -544,14 +559,18 @@ class Parameter(Variable):
             super().__init__(initializer, name=name)
             self.initializer = initializers.Constant(initializer)
             self._initial_device = None
+            self._grad_filler = None
         else:
             if initializer is None:
-                initializer = initializers.LeCunNormal()
+                initializer = initializers.NaN()
             elif numpy.isscalar(initializer):
                 initializer = initializers.Constant(initializer)
             super().__init__(None, name=name)
             self.initializer = initializer
             self._initial_device = None
+            # The gradient :meth:`initialize` creates: NaN until cleared (v7), zero after
+            # zerograd(), none after cleargrad().
+            self._grad_filler: float | None = numpy.nan
             if shape is not None:
                 self.initialize(shape)
         self.update_rule = None
@@ -570,7 +589,11 @@ class Parameter(Variable):
         return get_dtype(dtype, map_mixed16=numpy.float32)
 
     def initialize(self, shape) -> None:
-        """Create the array with ``shape`` using the initializer (and the gradient, zeroed)."""
+        """Create the array with ``shape`` using the initializer.
+
+        The gradient is NaN-filled (as in Chainer v7, so that a gradient never cleared shows
+        up), zero-filled after :meth:`zerograd`, or ``None`` after :meth:`cleargrad`.
+        """
         from chainer import initializers
 
         device = self._initial_device
@@ -579,6 +602,8 @@ class Parameter(Variable):
         array = initializers.generate_array(self.initializer, shape, xp, dtype, device=device)
         self.array = array
         self._grad_var = None
+        if self._grad_filler is not None:
+            self.grad = xp.full_like(array, self._grad_filler)
 
     @property
     def device(self):
@@ -598,11 +623,21 @@ class Parameter(Variable):
 
     def cleargrad(self) -> None:
         self._grad_var = None
-
-    def zerograd(self) -> None:
         if self._array is None:
+            self._grad_filler = None
+
+    def addgrad(self, var: Variable) -> None:
+        """Add ``var``'s gradient; an uninitialized parameter is first initialized with
+        ``var``'s shape (its gradient then starts as :meth:`initialize` makes it)."""
+        if self._array is None and var._grad_var is not None:
+            self.initialize(var.shape)
+        super().addgrad(var)
+
+    def _zerograd(self) -> None:
+        if self._array is None:
+            self._grad_filler = 0
             return
-        super().zerograd()
+        super()._zerograd()
 
     def update(self) -> None:
         """Update the array with its update rule (set by an optimizer's ``setup``)."""
@@ -618,13 +653,22 @@ class Parameter(Variable):
             self.update_rule,
             self._initial_device,
             self._requires_grad,
+            self._grad_filler,
         )
 
 
 def _recover_parameter(
-    array, name, grad_var, initializer, update_rule, initial_device=None, requires_grad=True
+    array,
+    name,
+    grad_var,
+    initializer,
+    update_rule,
+    initial_device=None,
+    requires_grad=True,
+    grad_filler=numpy.nan,
 ):
     p = Parameter(array if array is not None else initializer, name=name)
+    p._grad_filler = grad_filler
     p.initializer = initializer
     p._grad_var = grad_var
     p.update_rule = update_rule

@@ -90,6 +90,32 @@ def test_scalar_is_cast_to_the_variable_dtype():
     assert (half * numpy.float64(3)).dtype == numpy.float16
 
 
+def test_array_operand_is_cast_to_the_variable_dtype():
+    # v7: a constant array of another dtype takes the variable's dtype (both sides).
+    x = Variable(numpy.array([1.5, 2.5], numpy.float32))
+    c = numpy.array([2.0, 4.0], numpy.float64)
+    for y, expected in [
+        (x + c, [3.5, 6.5]),
+        (c - x, [0.5, 1.5]),
+        (x * c, [3.0, 10.0]),
+        (c / x, [2 / 1.5, 4 / 2.5]),
+    ]:
+        assert y.dtype == numpy.float32
+        numpy.testing.assert_allclose(y.array, expected, rtol=1e-6)
+    y = x * c
+    y.grad = numpy.ones(2, numpy.float32)
+    y.backward()
+    assert x.grad.dtype == numpy.float32
+    numpy.testing.assert_array_equal(x.grad, [2.0, 4.0])
+    ints = Variable(numpy.array([1, 2], numpy.int32))
+    numpy.testing.assert_array_equal((ints + numpy.array([0.7, 1.2])).array, [1, 3])
+
+
+def test_unary_plus_returns_the_variable_itself():
+    x = Variable(numpy.array([1.0, -2.0]))
+    assert +x is x
+
+
 def test_floor_division_has_no_gradient():
     x = Variable(numpy.array([5.0, 7.0]))
     y = x // 2.0

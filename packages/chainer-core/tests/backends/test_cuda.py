@@ -514,15 +514,18 @@ def test_device_resident_to_gpu(fake_cupy):
         assert root.to_gpu(1) is root
     assert root.device.name == child.device.name == variable.device.name == "@cupy:1"
     assert root.xp is fake_cupy and child.arrays[0].device.id == 1
-    root._to_gpu_keeping_gpu_residents(2)  # to_gpu leaves what is already on a GPU in place
+    with pytest.warns(DeprecationWarning, match=r"to_gpu\(\) is deprecated"):
+        root.to_gpu(2)  # to_gpu leaves what is already on a GPU in place
     assert child.device.name == variable.device.name == "@cupy:1"
     assert child.arrays[0].device.id == 1
     root.to_device("@cupy:2")  # to_device moves between GPUs
     assert child.device.name == variable.device.name == "@cupy:2"
     assert child.arrays[0].device.id == 2
     with fake_cupy.cuda.Device(3):
-        assert Holder()._to_gpu_keeping_gpu_residents().device.name == "@cupy:3"
-    root.to_device("@numpy")
+        with pytest.warns(DeprecationWarning, match=r"to_gpu\(\) is deprecated"):
+            assert Holder().to_gpu().device.name == "@cupy:3"
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+        root.to_cpu()
     assert root.device == backend.CpuDevice() and root.xp is numpy
     numpy.testing.assert_array_equal(child.arrays[0], [0, 1])
 
@@ -554,11 +557,3 @@ def test_real_gpu_kernels():
     assert float(total) == float(host.sum())
     copied = cuda.copy(on_gpu)
     numpy.testing.assert_array_equal(cuda.to_cpu(copied), host)
-
-
-def test_link_device_id_is_the_gpu_id(fake_cupy):
-    from chainer.link import Link
-
-    link = Link().to_device("@cupy:2")
-    with pytest.warns(DeprecationWarning):
-        assert link._device_id == 2

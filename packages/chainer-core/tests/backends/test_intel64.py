@@ -180,11 +180,15 @@ def test_device_resident_to_intel64(fake_ideep):
     assert buffers.device == Intel64Device() and buffers.xp is numpy
     assert isinstance(buffers.arrays["weights"], fake_ideep.mdarray)
     assert isinstance(buffers.arrays["counts"], numpy.ndarray)
-    buffers.to_device("@numpy")
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+        buffers.to_cpu()
     assert type(buffers.arrays["weights"]) is numpy.ndarray
     numpy.testing.assert_array_equal(buffers.arrays["weights"], weights)
 
 
 def test_device_resident_to_intel64_needs_ideep(no_ideep):
-    with pytest.raises(RuntimeError, match="iDeep is not available"):
-        Buffers().to_device("@intel64")
+    with (
+        pytest.warns(DeprecationWarning, match=r"to_intel64\(\) is deprecated"),
+        pytest.raises(RuntimeError, match="iDeep is not available"),
+    ):
+        Buffers().to_intel64()

@@ -26,10 +26,10 @@ def test_ranges_are_pushed_and_popped_around_each_call(fake_cuda, forward_backwa
     with CUDAProfileHook():
         forward_backward(lambda event: None)
     assert gpu.ranges == [
-        ("push", "Outer.forward"),
+        ("push", "outer.forward"),
         ("pop",),
-        ("push", "Outer.backward"),
-        ("push", "Inner.forward"),  # applied inside Outer's backward: a nested range
+        ("push", "outer.backward"),
+        ("push", "inner.forward"),  # labels; applied inside Outer's backward: a nested range
         ("pop",),
         ("pop",),
     ]

@@ -161,3 +161,15 @@ def test_real_gpu_forward_and_backward_are_timed():
     labels = [label for label, _ in hook.call_history]
     assert labels[0] == "Mul" and len(labels) >= 2
     assert all(elapsed > 0 for _, elapsed in hook.call_history)
+
+
+def test_auto_unit_is_one_unit_for_all_rows_and_auto_foreach_one_per_row():
+    hook = TimerHook()
+    hook.call_history += [("A", 2.0), ("B", 0.003)]
+    for unit, expected in [
+        ("auto", ["2.00sec", "0.00sec"]),
+        ("auto_foreach", ["2.00sec", "3.00ms"]),
+    ]:
+        out = io.StringIO()
+        hook.print_report(unit=unit, file=out)
+        assert [line.split()[1] for line in out.getvalue().splitlines()[1:]] == expected

@@ -109,7 +109,8 @@ def test_deserializer_returns_loaded_array_for_none():
         (0.0, numpy.array(2.5), 2.5),
         (False, numpy.array(True), True),
         ("", numpy.array("text"), "text"),
-        (numpy.float32(0), numpy.array(1.25), numpy.float32(1.25)),
+        (numpy.float32(0), numpy.array(1.25, numpy.float32), numpy.float32(1.25)),
+        (0.0, numpy.array(3, numpy.int32), 3.0),
         ([], numpy.array([1, 2, 3]), [1, 2, 3]),
         ((), numpy.array([1.5]), (1.5,)),
     ],
@@ -118,6 +119,19 @@ def test_deserializer_converts_scalars_to_the_current_type(current, stored, expe
     loaded = NpzDeserializer({"k": stored})("k", current)
     assert loaded == expected
     assert type(loaded) is type(expected)
+
+
+@pytest.mark.parametrize(
+    ("current", "stored"),
+    [
+        (0, numpy.array(5.0, numpy.float32)),  # float into int
+        (numpy.uint32(0), numpy.array(-5, numpy.int64)),  # into a narrower NumPy int
+        (numpy.float32(0), numpy.array(1.25)),  # float64 into float32
+    ],
+)
+def test_deserializer_refuses_lossy_scalar_conversions(current, stored):
+    with pytest.raises(TypeError, match="'k': the stored .* does not safely convert to"):
+        NpzDeserializer({"k": stored})("k", current)
 
 
 def test_deserializer_fills_variables():

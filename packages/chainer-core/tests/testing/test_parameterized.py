@@ -261,3 +261,25 @@ def test_other_decorators_stack_over_parameterize(run_pytest):
         "TestFixed_param_0_{n=1}::test_a": "PASSED",
         "TestFixed_param_1_{n=2}::test_a": "PASSED",
     }, run.output
+
+
+def test_product_comma_key_names_parameters_that_vary_together():
+    result = testing.product({"shape,fans": [((2, 3), (3, 2)), ((4,), (4, 4))], "k": [1, 2]})
+    assert result == [
+        {"k": 1, "shape": (2, 3), "fans": (3, 2)},
+        {"k": 1, "shape": (4,), "fans": (4, 4)},
+        {"k": 2, "shape": (2, 3), "fans": (3, 2)},
+        {"k": 2, "shape": (4,), "fans": (4, 4)},
+    ]
+    with pytest.raises(ValueError, match=r"each value of 'a,b' must be a list or tuple of 2"):
+        testing.product({"a,b": [(1, 2, 3)]})
+
+
+def _triple(x):
+    return 3 * x
+
+
+@testing.parameterize({"func": _triple}, {"func": lambda x: x + 1})
+class TestFunctionValuedParameterIsNotBound:
+    def test_called_with_its_own_arguments_only(self):
+        assert self.func(2) in (6, 3)

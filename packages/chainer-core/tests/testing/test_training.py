@@ -25,9 +25,20 @@ def test_mock_updater_advances_like_an_epoch_of_three():
     assert updater.update_core.call_count == 7
 
 
+def test_mock_updater_with_fractional_epochs():
+    updater = training._mock_updater(iter_per_epoch=1.5)
+    new_epochs = []
+    for _ in range(6):
+        updater.update()
+        new_epochs.append(updater.is_new_epoch)
+        assert updater.epoch == updater.iteration // 1.5
+        assert updater.epoch_detail == updater.iteration / 1.5
+    assert new_epochs == [False, True, True, False, True, True]
+
+
 @pytest.mark.parametrize(
     ("value", "error", "message"),
-    [(0, ValueError, "must be positive, got 0"), (2.5, TypeError, "must be an int, got float")],
+    [(0, ValueError, "must be positive, got 0"), ("2", TypeError, "must be a number, got str")],
 )
 def test_bad_iter_per_epoch(value, error, message):
     with pytest.raises(error, match=f"iter_per_epoch {message}"):

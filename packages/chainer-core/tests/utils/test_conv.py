@@ -143,3 +143,15 @@ def test_gpu_versions_match_cpu(ksize, stride, pad, dilate, cover_all):
     numpy.testing.assert_allclose(
         back.get(), conv.col2im_cpu(expected, *stride, *pad, 7, 6, **kwargs), rtol=1e-6
     )
+
+
+def test_im2col_and_col2im_dispatch_numpy_arrays_to_the_cpu_versions():
+    img = numpy.random.default_rng(3).standard_normal((2, 3, 7, 6))
+    numpy.testing.assert_array_equal(
+        conv.im2col(img, 3, 2, 2, 1, 1, 0, pval=-1, dy=2),
+        conv.im2col_cpu(img, 3, 2, 2, 1, 1, 0, pval=-1, dy=2),
+    )
+    col = numpy.random.default_rng(4).standard_normal((2, 3, 3, 2, 3, 5))
+    numpy.testing.assert_array_equal(
+        conv.col2im(col, 2, 1, 1, 0, 7, 6, dy=2), conv.col2im_cpu(col, 2, 1, 1, 0, 7, 6, dy=2)
+    )

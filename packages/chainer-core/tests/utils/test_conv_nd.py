@@ -58,6 +58,8 @@ def test_as_tuple():
         r"got \(1, 2\)",
     ):
         conv_nd.as_tuple((1, 2), 3)
+    with pytest.raises(AssertionError):  # what v7 raised (it asserted)
+        conv_nd.as_tuple((1,), 2)
 
 
 def test_bad_shapes_are_reported():
@@ -86,4 +88,16 @@ def test_gpu_versions_match_cpu(dims, ksize, stride, pad, dilate, cover_all):
     back = conv_nd.col2im_nd_gpu(col, stride, pad, dims, dilate)
     numpy.testing.assert_allclose(
         back.get(), conv_nd.col2im_nd_cpu(expected, stride, pad, dims, dilate), rtol=1e-6
+    )
+
+
+def test_im2col_nd_and_col2im_nd_dispatch_numpy_arrays_to_the_cpu_versions():
+    img = numpy.random.default_rng(5).standard_normal((1, 2, 5, 4, 3))
+    numpy.testing.assert_array_equal(
+        conv_nd.im2col_nd(img, (2, 3, 1), 1, (1, 0, 1), cover_all=True, dilate=(1, 1, 2)),
+        conv_nd.im2col_nd_cpu(img, (2, 3, 1), 1, (1, 0, 1), cover_all=True, dilate=(1, 1, 2)),
+    )
+    col = numpy.random.default_rng(6).standard_normal((1, 2, 2, 2, 4, 3))
+    numpy.testing.assert_array_equal(
+        conv_nd.col2im_nd(col, 1, 0, (5, 4)), conv_nd.col2im_nd_cpu(col, 1, 0, (5, 4))
     )

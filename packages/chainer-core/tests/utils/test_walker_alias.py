@@ -54,7 +54,7 @@ def test_sample_with_int_shape_and_single_index():
 def test_cpu_device():
     sampler = WalkerAlias([1, 2])
     assert not sampler.use_gpu
-    with pytest.warns(DeprecationWarning):
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
         assert sampler.to_cpu() is sampler
     sampler.to_device("@numpy")
     assert isinstance(sampler.sample(3), numpy.ndarray)
@@ -101,7 +101,8 @@ def test_gpu_sampling():
     cupy = pytest.importorskip("cupy")
     if not cupy.is_available():
         pytest.skip("no CUDA device")
-    sampler = WalkerAlias(_PROBS).to_device("@cupy:0")
+    with pytest.warns(DeprecationWarning, match=r"to_gpu\(\) is deprecated"):
+        sampler = WalkerAlias(_PROBS).to_gpu()
     assert sampler.use_gpu
     cupy.random.seed(0)
     samples = sampler.sample((400, 500))
@@ -111,4 +112,5 @@ def test_gpu_sampling():
     main = expected > 100
     assert observed[2] == 0
     assert ((observed[main] - expected[main]) ** 2 / expected[main]).sum() < _CHI2_4_999
-    assert isinstance(sampler.to_device("@numpy").sample(3), numpy.ndarray)
+    with pytest.warns(DeprecationWarning, match=r"to_cpu\(\) is deprecated"):
+        assert isinstance(sampler.to_cpu().sample(3), numpy.ndarray)

@@ -256,9 +256,13 @@ def _const(x: Variable, value):
 _SCALARS = (int, float, numpy.generic)
 
 
-def _array_operand(value) -> Variable:
-    """A constant variable for an array operand (arrays never get gradients here)."""
+def _array_operand(value, x: Variable) -> Variable:
+    """A constant variable for an array operand, cast to ``x``'s dtype as Chainer v7 does
+    (arrays never get gradients here)."""
     if _variable_checks.is_supported_array(value):
+        dtype = x._array.dtype
+        if value.dtype != dtype:
+            value = value.astype(dtype)
         return Variable(value, requires_grad=False)
     raise TypeError(
         f"unsupported operand type for a Variable operation: {type(value).__name__} "
@@ -289,7 +293,7 @@ def _operator(binary, constant, reflected: bool = False):
                 return constant(_const(self, other)).apply((self,))[0]
             other = Variable(self.xp.full((), other, dtype=self.dtype), requires_grad=False)
         else:
-            other = _array_operand(other)
+            other = _array_operand(other, self)
         return binary().apply((other, self) if reflected else (self, other))[0]
 
     return operator
@@ -301,6 +305,10 @@ def _neg(self):
 
 def _abs(self):
     return Absolute().apply((self,))[0]
+
+
+def _pos(self):
+    return self
 
 
 OPERATORS = {
@@ -318,4 +326,5 @@ OPERATORS = {
     "__rpow__": _operator(PowVarVar, PowConstVar, reflected=True),
     "__neg__": _neg,
     "__abs__": _abs,
+    "__pos__": _pos,
 }

@@ -53,7 +53,7 @@ class StackedProfileHook(FunctionHook):
                 "a postprocess call needs a matching preprocess call"
             )
         measured = self._finish(self._running_stack.pop())
-        self._record(function.label, measured, len(self._running_stack))
+        self._record(function_name(function), measured, len(self._running_stack))
 
     def forward_preprocess(self, function, in_data) -> None:
         self._push(in_data)
@@ -66,6 +66,16 @@ class StackedProfileHook(FunctionHook):
 
     def backward_postprocess(self, function, in_data, out_grad) -> None:
         self._pop(function)
+
+
+def function_name(function) -> str:
+    """The name profiles use for a function: its class name, as in Chainer v7 (``Exp`` where
+    the label is ``exp``); for an old-style :class:`~chainer.Function`, the wrapped class's."""
+    from chainer.function import FunctionAdapter
+
+    if isinstance(function, FunctionAdapter):
+        function = function.function
+    return type(function).__name__
 
 
 def choose_unit(value: float, unit_sizes: Mapping[str, float]) -> str:
@@ -81,15 +91,26 @@ def choose_unit(value: float, unit_sizes: Mapping[str, float]) -> str:
     return min((size, unit) for unit, size in unit_sizes.items())[1]
 
 
-def check_unit(unit: str, unit_sizes: Mapping[str, float]) -> None:
-    """Raise :class:`ValueError` unless ``unit`` is ``'auto'`` or a key of ``unit_sizes``."""
-    if unit != "auto" and unit not in unit_sizes:
-        raise ValueError(f"unit must be 'auto' or one of {list(unit_sizes)}, got {unit!r}")
+def resolve_unit(unit: str, values: Sequence[float], unit_sizes: Mapping[str, float]) -> str:
+    """The unit to write ``values`` in: ``'auto'`` becomes one unit chosen for the largest
+    value; ``'auto_foreach'`` (a unit per value) and fixed units stay.
+
+    Raises:
+        ValueError: ``unit`` is none of these.
+    """
+    if unit not in ("auto", "auto_foreach") and unit not in unit_sizes:
+        raise ValueError(
+            f"unit must be 'auto', 'auto_foreach' or one of {list(unit_sizes)}, got {unit!r}"
+        )
+    if unit == "auto":
+        return choose_unit(max(values, default=0.0, key=abs), unit_sizes)
+    return unit
 
 
 def format_quantity(value: float, unit: str, unit_sizes: Mapping[str, float]) -> str:
-    """``value`` (in base units) written in ``unit`` (or ``'auto'``), e.g. ``'1.50ms'``."""
-    if unit == "auto":
+    """``value`` (in base units) written in ``unit`` (or ``'auto_foreach'``: the largest unit
+    in which it is at least 1), e.g. ``'1.50ms'``."""
+    if unit == "auto_foreach":
         unit = choose_unit(value, unit_sizes)
     return f"{value / unit_sizes[unit]:3.2f}{unit}"
 

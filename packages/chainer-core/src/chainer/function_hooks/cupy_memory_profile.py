@@ -8,9 +8,9 @@ from typing import Any, TextIO
 
 from chainer.function_hooks._profile import (
     StackedProfileHook,
-    check_unit,
     format_quantity,
     require_cuda,
+    resolve_unit,
     write_table,
 )
 
@@ -49,7 +49,7 @@ class CupyMemoryProfileHook(StackedProfileHook):
     block). Memory is counted while the hook is registered.
 
     Attributes:
-        call_history: ``(function label, used bytes, acquired bytes, depth)`` of every
+        call_history: ``(function class name, used bytes, acquired bytes, depth)`` of every
             finished call; ``depth`` is 0 for an outermost call.
 
     Raises:
@@ -103,7 +103,7 @@ class CupyMemoryProfileHook(StackedProfileHook):
         return self._total_acquired_bytes
 
     def summary(self) -> dict:
-        """Per function label, in order of first call:
+        """Per function class name, in order of first call:
         ``{'used_bytes': n, 'acquired_bytes': n, 'occurrence': n}``."""
         result: dict = {}
         for label, used, acquired, _depth in self.call_history:
@@ -119,13 +119,16 @@ class CupyMemoryProfileHook(StackedProfileHook):
         """Print a table of used and acquired bytes and number of calls per function.
 
         Args:
-            unit: One of ``'B'``, ``'KB'``, ... ``'ZB'`` (powers of 1024), or ``'auto'`` to
-                pick, per value, the largest unit in which it is at least 1.
+            unit: One of ``'B'``, ``'KB'``, ... ``'ZB'`` (powers of 1024); ``'auto'`` for the
+                largest unit in which the largest value is at least 1; ``'auto_foreach'`` to
+                pick it per value.
             file: Where to write the table.
         """
-        check_unit(unit, _UNIT_SIZES)
+        summary = self.summary()
+        sizes = [e[key] for e in summary.values() for key in ("used_bytes", "acquired_bytes")]
+        unit = resolve_unit(unit, sizes, _UNIT_SIZES)
         rows = [("FunctionName", "UsedBytes", "AcquiredBytes", "Occurrence")]
-        for label, entry in self.summary().items():
+        for label, entry in summary.items():
             rows.append(
                 (
                     label,

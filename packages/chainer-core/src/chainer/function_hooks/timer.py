@@ -9,8 +9,8 @@ from typing import Any, TextIO
 from chainer._backend import is_loaded_instance
 from chainer.function_hooks._profile import (
     StackedProfileHook,
-    check_unit,
     format_quantity,
+    resolve_unit,
     write_table,
 )
 
@@ -30,7 +30,8 @@ class TimerHook(StackedProfileHook):
     outermost calls.
 
     Attributes:
-        call_history: ``(function label, elapsed seconds)`` of every finished call, in order.
+        call_history: ``(function class name, elapsed seconds)`` of every finished call, in
+            order.
 
     Example:
         >>> with chainer.function_hooks.TimerHook() as hook:
@@ -81,7 +82,8 @@ class TimerHook(StackedProfileHook):
         return self._total_time
 
     def summary(self) -> dict:
-        """Per function label, in order of first call: ``{'elapsed_time': s, 'occurrence': n}``."""
+        """Per function class name, in order of first call:
+        ``{'elapsed_time': s, 'occurrence': n}``."""
         result: dict = {}
         for label, elapsed in self.call_history:
             entry = result.setdefault(label, {"elapsed_time": 0.0, "occurrence": 0})
@@ -93,14 +95,15 @@ class TimerHook(StackedProfileHook):
         """Print a table of elapsed time and number of calls per function.
 
         Args:
-            unit: ``'sec'``, ``'ms'``, ``'us'``, ``'ns'``, or ``'auto'`` to pick, per row,
-                the largest unit in which the time is at least 1.
+            unit: ``'sec'``, ``'ms'``, ``'us'``, ``'ns'``; ``'auto'`` for the largest unit in
+                which the longest time is at least 1; ``'auto_foreach'`` to pick it per row.
             file: Where to write the table.
         """
         unit_sizes = {name: 1 / multiplier for name, multiplier in self.table.items()}
-        check_unit(unit, unit_sizes)
+        summary = self.summary()
+        unit = resolve_unit(unit, [e["elapsed_time"] for e in summary.values()], unit_sizes)
         rows = [("FunctionName", "ElapsedTime", "Occurrence")]
-        for label, entry in self.summary().items():
+        for label, entry in summary.items():
             elapsed = format_quantity(entry["elapsed_time"], unit, unit_sizes)
             rows.append((label, elapsed, str(entry["occurrence"])))
         write_table(file, rows)

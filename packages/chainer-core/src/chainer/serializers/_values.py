@@ -55,6 +55,7 @@ def restore(key: str, value: Any, loaded: Any) -> Any:
 
     Raises:
         ValueError: The stored shape or dtype does not fit ``value``.
+        TypeError: A stored number does not convert to a scalar ``value``'s type without loss.
     """
     if loaded is None:
         return None
@@ -109,6 +110,17 @@ def _convert_scalar(key: str, value: Any, loaded) -> Any:
         raise ValueError(
             f"cannot load {key!r}: expected a scalar ({kind.__name__}), found an array of "
             f"shape {tuple(loaded.shape)} and dtype {loaded.dtype}"
+        )
+    stored = numpy.dtype(loaded.dtype)
+    if (
+        stored.kind in "biufc"
+        and not (stored.kind in "biu" and issubclass(kind, int))
+        and not numpy.can_cast(stored, kind)
+    ):
+        # v7: a lossy conversion (float into int, int64 into a narrower NumPy int) is refused.
+        raise TypeError(
+            f"cannot load {key!r}: the stored {stored} value does not safely convert to "
+            f"{kind.__name__}"
         )
     item = loaded.item()
     try:

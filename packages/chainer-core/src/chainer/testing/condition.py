@@ -40,25 +40,31 @@ def _run_once(func: Callable, args: tuple, kwargs: dict) -> None:
         fresh.doCleanups()
 
 
+class _RunCountError(ValueError, AssertionError):
+    """Bad ``times``/``min_success`` (v7 asserted them: an AssertionError too)."""
+
+
 def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[_F], _F]:
     """Run a test up to ``times`` times; it passes when ``min_success`` runs pass.
 
-    Runs stop as soon as the outcome is decided. A run that skips counts as a success.
+    Runs stop as soon as the outcome is decided. A run that skips skips the whole test at once
+    (as ``unittest.SkipTest`` with its reason, also for ``pytest.skip``).
 
     Args:
         times: The maximum number of runs (at least 1).
-        min_success: The number of passing runs required (1 to ``times``).
+        min_success: The number of passing runs required (0 to ``times``).
 
     Raises:
         AssertionError: From the decorated test, when too many runs failed; the message gives
-            the counts and the first failure's traceback.
+            the counts and, after ``first error message:``, the first failure's traceback.
     """
     for name, value in (("times", times), ("min_success", min_success)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
-    if not 1 <= min_success <= times:
-        raise ValueError(
-            f"need 1 <= min_success <= times, got times={times}, min_success={min_success}"
+    if not (times >= 1 and 0 <= min_success <= times):
+        raise _RunCountError(
+            f"need times >= 1 and 0 <= min_success <= times, got times={times}, "
+            f"min_success={min_success}"
         )
 
     def decorator(func: _F) -> _F:
@@ -70,8 +76,9 @@ def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[_F],
             while successes < min_success and failures <= times - min_success:
                 try:
                     _run_once(func, args, kwargs)
-                except skips:
-                    successes += 1
+                except skips as skip:
+                    reason = getattr(skip, "msg", None) or (str(skip.args[0]) if skip.args else "")
+                    raise unittest.SkipTest(reason) from None
                 except Exception:
                     failures += 1
                     if first_failure is None:
@@ -81,7 +88,7 @@ def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[_F],
             if successes < min_success:
                 raise AssertionError(
                     f"{func.__qualname__} passed {successes} of {successes + failures} runs, "
-                    f"needed {min_success} of at most {times}.\n\nThe first failure:\n"
+                    f"needed {min_success} of at most {times}.\n\nfirst error message:\n"
                     f"{first_failure}"
                 )
 

@@ -8,8 +8,10 @@ checks that a link honours the initializers it is given.
 
 from __future__ import annotations
 
+import contextlib
 import typing as tp
 import unittest
+from collections.abc import Iterator
 
 import numpy
 
@@ -26,6 +28,17 @@ class FunctionTestError(AssertionError):
 
 class LinkTestError(FunctionTestError):
     """A check of :class:`LinkTestCase` or :class:`LinkInitializersTestCase` failed."""
+
+
+@contextlib.contextmanager
+def _failing_as(error_class: type[FunctionTestError], check: str) -> Iterator[None]:
+    """Report a failed comparison of ``check`` as ``error_class`` (v7's test errors)."""
+    try:
+        yield
+    except FunctionTestError:
+        raise
+    except AssertionError as error:
+        raise error_class(f"{check} failed:\n{error}") from error
 
 
 class InitializerArgument:
@@ -66,11 +79,22 @@ def _check_variables(values: tuple, what: str) -> None:
 
 
 def _make_contiguous(arrays, contiguous):
-    if contiguous is None:
-        return arrays
-    if contiguous != "C":
+    """``contiguous='C'``: C-contiguous copies; ``None`` (v7's default): non-contiguous
+    copies, so that functions are tested on strided arrays too."""
+    if contiguous == "C":
+        return tuple(numpy.ascontiguousarray(a) for a in arrays)
+    if contiguous is not None:
         raise ValueError(f"contiguous must be None or 'C', got {contiguous!r}")
-    return tuple(numpy.ascontiguousarray(a) for a in arrays)
+    return tuple(_non_contiguous_copy(a) for a in arrays)
+
+
+def _non_contiguous_copy(array):
+    if not isinstance(array, numpy.ndarray) or array.size <= 1:
+        return array  # a single element has no layout to vary
+    buffer = numpy.empty(array.shape[:-1] + (2 * array.shape[-1],), array.dtype)
+    view = buffer[..., ::2]
+    view[...] = array
+    return view
 
 
 def _random_like(arrays: tuple) -> tuple:
@@ -150,44 +174,59 @@ class FunctionTestBase:
                     f"output {i}: expected shape {e.shape} and dtype {e.dtype}, got "
                     f"shape {y.shape} and dtype {y.dtype}"
                 )
-            assert_allclose(e, y.array, **self.check_forward_options)
+            with _failing_as(FunctionTestError, f"forward (output {i})"):
+                assert_allclose(e, y.array, **self.check_forward_options)
 
     def _differentiable_inputs(self, backend_config) -> tuple:
-        """Inputs, regenerated while a kink lies within reach of the finite differences."""
+        """Inputs, regenerated while a kink lies within reach of the finite differences.
+
+        The kink is looked for along one random unit direction of all floating inputs (as
+        the backward check itself differentiates), so the cost is three forward passes per
+        try whatever the input size.
+        """
         inputs = self._inputs()
         if not self.dodge_nondifferentiable:
             return inputs
         eps = self.check_backward_options.get("eps", 1e-3)
         for _ in range(_MAX_DODGE_TRIES):
-            outputs = self._forward_on(inputs, backend_config)
-            grads = tuple(numpy.ones(y.shape, y.dtype) for y in outputs)
-            probe = [x.astype(numpy.float64) if x.dtype.kind == "f" else x for x in inputs]
-
-            def f(probe=probe, inputs=inputs):
-                with chainer.no_backprop_mode():
-                    ys = self.forward(
-                        tuple(
-                            chainer.Variable(backend_config.device.send(p.astype(x.dtype)))
-                            for p, x in zip(probe, inputs)
-                        ),
-                        backend_config.device,
-                    )
-                return tuple(chainer.backend.CpuDevice().send(y.array) for y in ys)
-
-            try:
-                gradient_check.numerical_grad(
-                    f,
-                    [p for p in probe if p.dtype.kind == "f"],
-                    grads,
-                    eps=eps,
-                    detect_nondifferentiable=True,
-                )
+            if self._is_differentiable_at(inputs, backend_config, eps):
                 return inputs
-            except gradient_check.NondifferentiableError:
-                inputs = self._inputs()
+            inputs = self._inputs()
         raise FunctionTestError(
             f"could not generate differentiable inputs in {_MAX_DODGE_TRIES} tries"
         )
+
+    def _is_differentiable_at(self, inputs: tuple, backend_config, eps: float) -> bool:
+        outputs = self._forward_on(inputs, backend_config)
+        grads = tuple(numpy.ones(y.shape, numpy.float64) for y in outputs)
+        directions = [
+            numpy.random.normal(size=x.shape) if x.dtype.kind == "f" else None for x in inputs
+        ]
+        norm = numpy.sqrt(sum(float((d * d).sum()) for d in directions if d is not None))
+        step = numpy.zeros((), numpy.float64)  # perturbed in place by numerical_grad
+        device = backend_config.device
+        # Probed in numerical_grad_dtype, as the backward check differentiates (float16 steps
+        # would look like kinks everywhere).
+        probe_dtype = self.numerical_grad_dtype
+
+        def f():
+            shifted = tuple(
+                x
+                if d is None
+                else (x.astype(numpy.float64) + step * d / (norm or 1.0)).astype(
+                    probe_dtype or x.dtype
+                )
+                for x, d in zip(inputs, directions)
+            )
+            with chainer.no_backprop_mode(), backend_config:
+                ys = self.forward(tuple(chainer.Variable(device.send(s)) for s in shifted), device)
+            return tuple(_host(y.array) for y in _as_tuple(ys, "forward()"))
+
+        try:
+            gradient_check.numerical_grad(f, [step], grads, eps=eps, detect_nondifferentiable=True)
+        except gradient_check.NondifferentiableError:
+            return False
+        return True
 
     def run_test_backward(self, backend_config) -> None:
         self.before_test("test_backward")
@@ -204,7 +243,10 @@ class FunctionTestBase:
                 return _as_tuple(self.forward(xs, device), "forward()")
 
         options = {"dtype": self.numerical_grad_dtype, **self.check_backward_options}
-        gradient_check.check_backward(f, device.send(inputs), device.send(grad_outputs), **options)
+        with _failing_as(FunctionTestError, "backward"):
+            gradient_check.check_backward(
+                f, device.send(inputs), device.send(grad_outputs), **options
+            )
 
     def run_test_double_backward(self, backend_config) -> None:
         self.before_test("test_double_backward")
@@ -224,13 +266,16 @@ class FunctionTestBase:
                 return _as_tuple(self.forward(xs, device), "forward()")
 
         options = {"dtype": self.numerical_grad_dtype, **self.check_double_backward_options}
-        gradient_check.check_double_backward(
-            f,
-            device.send(inputs),
-            device.send(grad_outputs),
-            device.send(tuple(g for g, x in zip(grad_grad_inputs, inputs) if x.dtype.kind == "f")),
-            **options,
-        )
+        with _failing_as(FunctionTestError, "double backward"):
+            gradient_check.check_double_backward(
+                f,
+                device.send(inputs),
+                device.send(grad_outputs),
+                device.send(
+                    tuple(g for g, x in zip(grad_grad_inputs, inputs) if x.dtype.kind == "f")
+                ),
+                **options,
+            )
 
 
 def _host(array):
@@ -309,6 +354,8 @@ class _LinkTestBase:
 
     def _link_on(self, backend_config, initializers: tuple):
         link = self.create_link(initializers)
+        if not isinstance(link, chainer.Link):
+            raise TypeError(f"create_link() must return a chainer.Link, got {type(link).__name__}")
         link.to_device(backend_config.device)
         return link
 
@@ -373,7 +420,8 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
                     f"output {i}: expected shape {e.shape} and dtype {e.dtype}, got "
                     f"shape {y.shape} and dtype {y.dtype}"
                 )
-            assert_allclose(e, y.array, **self.check_forward_options)
+            with _failing_as(LinkTestError, f"forward (output {i})"):
+                assert_allclose(e, y.array, **self.check_forward_options)
 
     def test_backward(self, backend_config):
         """Gradients of inputs and parameters match a numerical estimate."""
@@ -398,13 +446,14 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
             return self._call(link, xs, backend_config)
 
         options = {"dtype": self.numerical_grad_dtype, **self.check_backward_options}
-        gradient_check.check_backward(
-            f,
-            device.send(inputs),
-            device.send(grad_outputs),
-            params=self._params_of(link),
-            **options,
-        )
+        with _failing_as(LinkTestError, "backward"):
+            gradient_check.check_backward(
+                f,
+                device.send(inputs),
+                device.send(grad_outputs),
+                params=self._params_of(link),
+                **options,
+            )
 
 
 class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
@@ -447,9 +496,10 @@ class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
                     initializer = initializer.expected_initializer
                 expected = _expected_array(initializer, param)
                 if expected is not None:
-                    assert_allclose(
-                        expected, _host(param.array), **self.check_initializers_options
-                    )
+                    with _failing_as(LinkTestError, f"initializer of parameter {index}"):
+                        assert_allclose(
+                            expected, _host(param.array), **self.check_initializers_options
+                        )
 
 
 def _argument(candidate):

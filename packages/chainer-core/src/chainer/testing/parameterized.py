@@ -10,6 +10,7 @@ and removes the original class from its module. On a function it becomes
 from __future__ import annotations
 
 import itertools
+import types
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -74,8 +75,9 @@ def parameterize(*params: dict[str, Any]) -> Callable[[Any], Any]:
     Returns:
         A decorator for a test class (``unittest.TestCase`` or pytest style) or a pytest test
         function. A class gets one generated subclass per dict, holding the parameters as class
-        attributes (``self.dtype``); the decorated name then refers to a record of the generated
-        classes, not to a class. A function gets ``pytest.mark.parametrize`` with the names as
+        attributes (``self.dtype``; a function value is not bound, so ``self.f(x)`` calls
+        ``f(x)``); the decorated name then refers to a record of the generated classes, not to
+        a class. A function gets ``pytest.mark.parametrize`` with the names as
         arguments (every dict must have the same names).
 
     Example:
@@ -90,7 +92,12 @@ def parameterize(*params: dict[str, Any]) -> Callable[[Any], Any]:
 
     def class_cases(base: type) -> Iterable[tuple[str, dict[str, Any]]]:
         for index, param in enumerate(params):
-            yield f"{base.__name__}_param_{index}_{{{_describe(param)}}}", dict(param)
+            # A function-valued parameter stays a plain function: self.f(x) calls f(x).
+            attributes = {
+                key: staticmethod(value) if isinstance(value, types.FunctionType) else value
+                for key, value in param.items()
+            }
+            yield f"{base.__name__}_param_{index}_{{{_describe(param)}}}", attributes
 
     def decorator(target: Any) -> Any:
         if isinstance(target, (type, _bundle.GeneratedTestClasses)):
@@ -109,7 +116,9 @@ def product(parameter: dict[str, Sequence[Any]] | list[list[dict[str, Any]]]) ->
 
     Args:
         parameter: Either a dict mapping each name to a list of candidate values, or a list of
-            lists of dicts (then the same as ``product_dict(*parameter)``).
+            lists of dicts (then the same as ``product_dict(*parameter)``). A comma-separated
+            key (``'shape,fans'``) names several parameters that vary together: each of its
+            candidates holds one value per name.
 
     Returns:
         A list of dicts, one per combination. For a dict argument the names are taken in sorted
@@ -128,13 +137,31 @@ def product(parameter: dict[str, Sequence[Any]] | list[list[dict[str, Any]]]) ->
                     f"product: the value of {key!r} must be a list of candidate values, got "
                     f"{type(candidates).__name__} {candidates!r}"
                 )
-        return [dict(zip(keys, values)) for values in itertools.product(*map(parameter.get, keys))]
+        combos = itertools.product(*map(parameter.get, keys))
+        return [_merge_named_values(keys, values) for values in combos]
     if isinstance(parameter, list):
         return product_dict(*parameter)
     raise TypeError(
         "product expects a dict of lists or a list of lists of dicts, got "
         f"{type(parameter).__name__}"
     )
+
+
+def _merge_named_values(keys: Sequence[str], values: Sequence[Any]) -> dict[str, Any]:
+    """One parameter dict; a key ``'a,b'`` names several parameters, its value one per name."""
+    merged: dict[str, Any] = {}
+    for key, value in zip(keys, values):
+        if "," not in key:
+            merged[key] = value
+            continue
+        names = [name.strip() for name in key.split(",")]
+        if not isinstance(value, (list, tuple)) or len(value) != len(names):
+            raise ValueError(
+                f"product: each value of {key!r} must be a list or tuple of {len(names)} "
+                f"values, got {value!r}"
+            )
+        merged.update(zip(names, value))
+    return merged
 
 
 def product_dict(*parameters: list[dict[str, Any]]) -> list[dict[str, Any]]:

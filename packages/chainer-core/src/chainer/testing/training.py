@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import numbers
 import unittest.mock
 from typing import Any
 
 
-def _mock_updater(iter_per_epoch: int) -> unittest.mock.Mock:
+def _mock_updater(iter_per_epoch: float) -> unittest.mock.Mock:
     updater = unittest.mock.Mock()
     updater.get_all_optimizers.return_value = {}
     updater.iteration = 0
@@ -22,14 +23,14 @@ def _mock_updater(iter_per_epoch: int) -> unittest.mock.Mock:
         updater.iteration += 1
         updater.epoch = updater.iteration // iter_per_epoch
         updater.epoch_detail = updater.iteration / iter_per_epoch
-        updater.is_new_epoch = updater.iteration % iter_per_epoch == 0
+        updater.is_new_epoch = (updater.iteration - 1) // iter_per_epoch != updater.epoch
 
     updater.update = update
     return updater
 
 
 def get_trainer_with_mock_updater(
-    stop_trigger: Any = (10, "iteration"), iter_per_epoch: int = 10, extensions: Any = None
+    stop_trigger: Any = (10, "iteration"), iter_per_epoch: float = 10, extensions: Any = None
 ) -> Any:
     """Return a ``chainer.training.Trainer`` whose updater only counts iterations.
 
@@ -40,7 +41,8 @@ def get_trainer_with_mock_updater(
 
     Args:
         stop_trigger: The trainer's stop trigger, e.g. ``(10, 'iteration')``.
-        iter_per_epoch: Iterations per simulated epoch.
+        iter_per_epoch: Iterations per simulated epoch, a positive number (``1.5``: epochs
+            end within iterations 2, 3, 5, ...).
         extensions: Extensions to register on the trainer.
 
     Example:
@@ -49,9 +51,9 @@ def get_trainer_with_mock_updater(
         >>> trainer.updater.iteration
         10
     """
-    if isinstance(iter_per_epoch, bool) or not isinstance(iter_per_epoch, int):
-        raise TypeError(f"iter_per_epoch must be an int, got {type(iter_per_epoch).__name__}")
-    if iter_per_epoch < 1:
+    if isinstance(iter_per_epoch, bool) or not isinstance(iter_per_epoch, numbers.Real):
+        raise TypeError(f"iter_per_epoch must be a number, got {type(iter_per_epoch).__name__}")
+    if not iter_per_epoch > 0:
         raise ValueError(f"iter_per_epoch must be positive, got {iter_per_epoch}")
     # Raises an ImportError naming chainer-training when that distribution is missing.
     from chainer import training

@@ -222,3 +222,34 @@ def col2im_gpu(
     """The CuPy version of :func:`col2im_cpu`."""
     _check_ndim(col, 6, "col")
     return conv_nd_kernel.col2im(col, (sy, sx), (ph, pw), (h, w), (dy, dx))
+
+
+def im2col(
+    img: Any,
+    kh: int,
+    kw: int,
+    sy: int,
+    sx: int,
+    ph: int,
+    pw: int,
+    pval: Any = 0,
+    cover_all: bool = False,
+    dy: int = 1,
+    dx: int = 1,
+    out_h: int | None = None,
+    out_w: int | None = None,
+) -> Any:
+    """:func:`im2col_cpu` for NumPy images, :func:`im2col_gpu` for CuPy ones."""
+    if isinstance(img, numpy.ndarray):
+        return im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval, cover_all, dy, dx, out_h, out_w)
+    if pval != 0:
+        raise ValueError(f"im2col on the GPU pads with zeros only, got pval={pval!r}")
+    return im2col_gpu(img, kh, kw, sy, sx, ph, pw, cover_all, dy, dx, out_h, out_w)
+
+
+def col2im(
+    col: Any, sy: int, sx: int, ph: int, pw: int, h: int, w: int, dy: int = 1, dx: int = 1
+) -> Any:
+    """:func:`col2im_cpu` for NumPy columns, :func:`col2im_gpu` for CuPy ones."""
+    convert = col2im_cpu if isinstance(col, numpy.ndarray) else col2im_gpu
+    return convert(col, sy, sx, ph, pw, h, w, dy, dx)

@@ -18,11 +18,20 @@ from chainer.utils.conv import _check_out_size, _col2im_nd_cpu, _im2col_nd_cpu, 
 IntOrInts = int | Sequence[int]
 
 
+class _AxisCountError(ValueError, AssertionError):
+    """A per-axis argument has the wrong number of values (v7 asserted: AssertionError)."""
+
+
 def as_tuple(x: IntOrInts, n: int) -> tuple[int, ...]:
-    """Return ``x`` as an ``n``-tuple: a sequence is checked for length, a scalar is repeated."""
+    """Return ``x`` as an ``n``-tuple: a sequence is checked for length, a scalar is repeated.
+
+    Raises:
+        _AxisCountError: A sequence does not have ``n`` values (a ``ValueError`` and, as in v7,
+            an ``AssertionError``).
+    """
     if isinstance(x, (Sequence, numpy.ndarray)):
         if len(x) != n:
-            raise ValueError(f"expected {n} values (one per spatial axis), got {tuple(x)}")
+            raise _AxisCountError(f"expected {n} values (one per spatial axis), got {tuple(x)}")
         return tuple(x)
     return (x,) * n
 
@@ -67,7 +76,7 @@ def im2col_nd_gpu(
 def _col_geometry(col: Any, stride, pad, dims, dilate) -> tuple[tuple, ...]:
     ndim = len(dims)
     if col.ndim != 2 + 2 * ndim:
-        raise ValueError(
+        raise _AxisCountError(
             f"col must be (n, c, *ksize, *outs) for {ndim} spatial axes, got shape {col.shape}"
         )
     return tuple(dims), as_tuple(stride, ndim), as_tuple(pad, ndim), as_tuple(dilate, ndim)
@@ -95,3 +104,28 @@ def col2im_nd_gpu(
     """The CuPy version of :func:`col2im_nd_cpu`."""
     dims, stride, pad, dilate = _col_geometry(col, stride, pad, dims, dilate)
     return conv_nd_kernel.col2im(col, stride, pad, dims, dilate)
+
+
+def im2col_nd(
+    img: Any,
+    ksize: IntOrInts,
+    stride: IntOrInts,
+    pad: IntOrInts,
+    cover_all: bool = False,
+    dilate: IntOrInts = 1,
+) -> Any:
+    """:func:`im2col_nd_cpu` for NumPy images, :func:`im2col_nd_gpu` for CuPy ones."""
+    lower = im2col_nd_cpu if isinstance(img, numpy.ndarray) else im2col_nd_gpu
+    return lower(img, ksize, stride, pad, cover_all, dilate)
+
+
+def col2im_nd(
+    col: Any,
+    stride: IntOrInts,
+    pad: IntOrInts,
+    dims: Sequence[int],
+    dilate: IntOrInts = 1,
+) -> Any:
+    """:func:`col2im_nd_cpu` for NumPy columns, :func:`col2im_nd_gpu` for CuPy ones."""
+    convert = col2im_nd_cpu if isinstance(col, numpy.ndarray) else col2im_nd_gpu
+    return convert(col, stride, pad, dims, dilate)

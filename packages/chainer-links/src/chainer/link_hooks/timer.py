@@ -7,7 +7,7 @@ import typing as tp
 from time import perf_counter
 
 from chainer import backend, link_hook
-from chainer.function_hooks._profile import choose_unit, format_quantity, write_table
+from chainer.function_hooks._profile import format_quantity, resolve_unit, write_table
 
 
 class TimerHook(link_hook.LinkHook):
@@ -97,16 +97,8 @@ class TimerHook(link_hook.LinkHook):
             ValueError: An unknown ``unit``.
         """
         unit_sizes = {name: 1 / multiplier for name, multiplier in self.table.items()}
-        if unit not in ("auto", "auto_foreach") and unit not in unit_sizes:
-            raise ValueError(
-                f"unit must be 'auto', 'auto_foreach' or one of {list(unit_sizes)}, got {unit!r}"
-            )
         summary = self.summary()
-        if unit == "auto" and summary:
-            longest = max(entry["elapsed_time"] for entry in summary.values())
-            unit = choose_unit(longest, unit_sizes)
-        elif unit == "auto_foreach":
-            unit = "auto"  # format_quantity's per-value choice
+        unit = resolve_unit(unit, [e["elapsed_time"] for e in summary.values()], unit_sizes)
         rows = [("LinkName", "ElapsedTime", "Occurrence")]
         for name, entry in summary.items():
             elapsed = format_quantity(entry["elapsed_time"], unit, unit_sizes)

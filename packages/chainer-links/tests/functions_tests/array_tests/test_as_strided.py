@@ -38,6 +38,10 @@ _GEOMETRIES = [
 @testing.fix_random()
 @testing.inject_backend_tests(None, [{}])
 class TestAsStrided(testing.FunctionTestCase):
+    # as_strided reads the input's memory by strides: the test arrays must be C-contiguous
+    # (FunctionTestCase makes them strided by default, as v7).
+    contiguous = "C"
+
     def setUp(self):
         self.shape, self.strides, self.offset = self.geometry
         if self.dtype == numpy.float16:
@@ -60,6 +64,8 @@ class TestAsStrided(testing.FunctionTestCase):
 @testing.inject_backend_tests(None, [{}])
 class TestAsStridedOfAnOverlappingInput(testing.FunctionTestCase):
     """The input is itself a broadcast view: its storage has 3 elements for 6 of its own."""
+
+    contiguous = "C"
 
     def generate_inputs(self):
         return (numpy.random.uniform(-1, 1, (3,)).astype(self.dtype),)

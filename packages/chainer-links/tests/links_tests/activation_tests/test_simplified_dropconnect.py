@@ -31,6 +31,7 @@ def test_not_training_is_a_linear_map():
 def test_training_drops_weights_and_reaches_the_gradients():
     numpy.random.seed(3)
     link = L.SimplifiedDropconnect(50, 40, ratio=0.5, nobias=True, initialW=1.0)
+    link.cleargrads()  # gradients are NaN until cleared (v7)
     x = numpy.ones((1, 50), numpy.float32)
     y = link(x)
     # Each output sums about half of 50 weights, each scaled by 2.

@@ -58,6 +58,7 @@ def test_finetuning_and_recomputation():
 
 def test_gradients_reach_gamma_and_beta():
     link = L.BatchRenormalization(2, rmax=2, dmax=1)
+    link.cleargrads()  # gradients are NaN until cleared (v7)
     y = link(_uniform(4, 2))
     y.grad = numpy.ones(y.shape, numpy.float32)
     y.backward()

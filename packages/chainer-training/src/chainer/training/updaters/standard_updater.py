@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -157,10 +158,11 @@ class StandardUpdater(_updater.Updater):
 
 
 def _send_link(link: Any, device: backend.Device) -> None:
-    # Like to_gpu (without its deprecation warning), leave arrays already on another GPU where
-    # they are (a model split over GPUs stays split), as Chainer's updater did; to_device covers
-    # every other device.
+    # to_gpu leaves arrays that are already on another GPU where they are (a model split over
+    # GPUs stays split), as Chainer's updater did; to_device covers every other device.
     if isinstance(device, cuda.GpuDevice):
-        link._to_gpu_keeping_gpu_residents(device.device.id)
+        with warnings.catch_warnings():  # to_gpu is deprecated for users, not for this use
+            warnings.simplefilter("ignore", DeprecationWarning)
+            link.to_gpu(device.device.id)
     else:
         link.to_device(device)

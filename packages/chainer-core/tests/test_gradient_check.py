@@ -1,0 +1,103 @@
+"""chainer.gradient_check: v7's conventions for y_grad, no_grads and eps."""
+
+import numpy
+import pytest
+
+import chainer
+from chainer import gradient_check
+
+
+def _f32(*values):
+    return numpy.array(values, numpy.float32)
+
+
+def test_a_none_entry_of_y_grad_means_that_output_has_no_gradient():
+    x, y = _f32(1, 2, 3), _f32(4, 5, 6)
+    ones = numpy.ones(3, numpy.float32)
+
+    def f(a, b):
+        s = a * 2
+        t = b * 3
+        return s, t
+
+    gradient_check.check_backward(f, (x, y), (ones, None), dtype=numpy.float64)
+    gradient_check.check_backward(f, (x, y), (None, ones), dtype=numpy.float64)
+
+
+def test_a_none_entry_still_catches_a_wrong_gradient_of_the_other_output():
+    x = _f32(1, 2, 3)
+    ones = numpy.ones(3, numpy.float32)
+
+    def wrong(a, b):
+        # The second term's gradient is lost: backprop sees 2, the numbers say 3.
+        return a * 2 + chainer.Variable(a.array, requires_grad=False), b * 3
+
+    with pytest.raises(AssertionError, match="directional derivative"):
+        gradient_check.check_backward(wrong, (x, x.copy()), (ones, None))
+
+
+def test_y_grad_none_needs_single_element_outputs():
+    with pytest.raises(ValueError, match=r"y_grad is needed: output 0 has shape \(3,\)"):
+        gradient_check.check_backward(lambda a: a * 2, _f32(1, 2, 3), None)
+    gradient_check.check_backward(lambda a: a * a, _f32(2), None)
+
+
+def test_a_gradient_computed_for_a_no_grads_input_is_an_error():
+    def f(a, b):
+        return (a + b,)
+
+    x, y, g = _f32(2), _f32(3), _f32(5)
+    with pytest.raises(RuntimeError, match="input 0 is listed in no_grads"):
+        gradient_check.check_backward(f, (x, y), g, no_grads=[True, True])
+
+    def f_const(a, b):
+        return (a + b.array,)  # b is used as a constant
+
+    gradient_check.check_backward(f_const, (x, y), g, no_grads=[False, True])
+
+
+def test_eps_must_be_positive():
+    x = _f32(1)
+    for eps in (0, -1.0):
+        with pytest.raises(AssertionError, match="eps must be positive"):
+            gradient_check.numerical_grad(lambda: (x * x,), (x,), (numpy.ones_like(x),), eps=eps)
+
+
+@pytest.mark.parametrize(
+    ("func", "x", "kink"),
+    [
+        (lambda x: x * x, 0.0, False),  # curvature is not a kink
+        (lambda x: -3 * x**3 + 2 * x**2 + 1, 0.0, False),
+        (numpy.abs, 0.8e-3, True),  # within eps of the kink
+        (numpy.abs, 1.2e-3, False),
+        (lambda x: numpy.where(x > 0, 1.0, 0.0), 0.0, True),
+        (numpy.log, 0.0, True),  # finite on one side only
+        (lambda x: numpy.log(x - 10), 0.0, False),  # NaN all around
+        (lambda x: numpy.full_like(x, 3.0), 0.0, False),
+    ],
+)
+def test_numerical_grad_detects_kinks_by_a_quadratic_fit(func, x, kink):
+    x = numpy.array([x])
+
+    def f():
+        with numpy.errstate(divide="ignore", invalid="ignore"):
+            return (func(x),)
+
+    def run():
+        return gradient_check.numerical_grad(
+            f, (x,), (numpy.ones(1),), detect_nondifferentiable=True
+        )
+
+    if kink:
+        with pytest.raises(gradient_check.NondifferentiableError, match="non-differentiable"):
+            run()
+    else:
+        run()
+
+
+def test_numerical_grad_value_is_the_central_difference():
+    x = numpy.array([1.0, 2.0])
+    (gx,) = gradient_check.numerical_grad(
+        lambda: (x**3,), (x,), (numpy.array([1.0, 2.0]),), detect_nondifferentiable=True
+    )
+    numpy.testing.assert_allclose(gx, [3.0, 24.0], rtol=1e-5)
