@@ -3,8 +3,8 @@
 import numpy
 
 import chainer
-import chainer.functions as F
 from chainer import _grad_ready
+from chainer._ops import array_ops, exponential
 
 
 def test_hook_sees_each_leaf_once_with_its_final_gradient_before_backward_ends():
@@ -12,7 +12,7 @@ def test_hook_sees_each_leaf_once_with_its_final_gradient_before_backward_ends()
     b = chainer.Variable(numpy.array([3.0, 4.0], numpy.float32))
     unused = chainer.Variable(numpy.array([5.0], numpy.float32))
     # a is used twice (two edges), b once, late in backward; unused gets no gradient.
-    y = F.sum(a * a + F.exp(b * 0.5) * a)
+    y = array_ops.sum(a * a + exponential.exp(b * 0.5) * a)
     del unused
     seen = []
 
@@ -40,10 +40,10 @@ def test_hook_accumulates_into_an_existing_gradient_and_is_removable():
     a.grad = numpy.array([10.0, 10.0], numpy.float32)
     calls = []
     _grad_ready.add_grad_ready_hook(calls.append)
-    F.sum(a * 3).backward()
+    array_ops.sum(a * 3).backward()
     _grad_ready.remove_grad_ready_hook(calls.append)
     _grad_ready.remove_grad_ready_hook(calls.append)  # a second removal is a no-op
-    F.sum(a * 3).backward()
+    array_ops.sum(a * 3).backward()
     assert len(calls) == 1 and calls[0] is a
     numpy.testing.assert_allclose(a.grad, [16.0, 16.0])
 
@@ -53,7 +53,7 @@ def test_chainer_grad_does_not_notify():
     calls = []
     _grad_ready.add_grad_ready_hook(calls.append)
     try:
-        chainer.grad([F.sum(a * 2)], [a])
+        chainer.grad([array_ops.sum(a * 2)], [a])
     finally:
         _grad_ready.remove_grad_ready_hook(calls.append)
     assert calls == []

@@ -13,7 +13,10 @@ from chainer.backends._cpu import CpuDevice
 from chainer.backends.cuda import GpuDevice
 from chainer.device_resident import DeviceResident
 
-INSTALL_HINT = r"pip install chainerx` or `pip install 'chainer\[x\]'"
+INSTALL_HINT = (
+    r"install it from a checkout of the Chainer repository, pip install \./packages/chainerx ; "
+    r"or from the wheels `nox -s build` puts in dist/, pip install --find-links dist 'chainerx'"
+)
 
 
 class Buffers(DeviceResident):
