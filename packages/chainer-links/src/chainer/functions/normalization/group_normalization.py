@@ -20,8 +20,8 @@ def group_normalization(x, groups: int, gamma, beta, eps=1e-5) -> Variable:
     result does not depend on the other samples of the batch.
 
     Args:
-        x: Input of floating-point dtype and shape ``(n, c, ...)`` with at least one spatial
-            axis.
+        x: Input of floating-point dtype and shape ``(n, c, ...)``; the groups are
+            normalized over their channels and any further axes.
         groups: Number of channel groups; must divide ``c``.
         gamma: Scale of shape ``(c,)`` and the dtype of ``x``.
         beta: Shift of shape ``(c,)`` and the dtype of ``x``.
@@ -31,7 +31,7 @@ def group_normalization(x, groups: int, gamma, beta, eps=1e-5) -> Variable:
         A variable of the shape and dtype of ``x``.
 
     Raises:
-        ValueError: ``x`` has fewer than 3 axes or ``groups`` does not divide ``c``.
+        ValueError: ``x`` has fewer than 2 axes or ``groups`` does not divide ``c``.
         TypeError: ``groups`` is not an int.
 
     Example:
@@ -43,10 +43,10 @@ def group_normalization(x, groups: int, gamma, beta, eps=1e-5) -> Variable:
                 [-1.34, -0.45],
                 [ 0.45,  1.34]]], dtype=float32)
     """
-    if len(x.shape) <= 2:
+    if len(x.shape) < 2:
         raise ValueError(
-            "Input dimension must be greater than 2, including batch size dimension "
-            f"(first dimension); got x.shape == {tuple(x.shape)}"
+            "Input must have at least 2 dimensions (batch and channel); "
+            f"got x.shape == {tuple(x.shape)}"
         )
     if not isinstance(groups, (int, numpy.integer)) or isinstance(groups, bool):
         raise TypeError(f"Argument: 'groups' type must be (int), got {type(groups).__name__}")
