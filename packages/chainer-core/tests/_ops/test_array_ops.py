@@ -3,6 +3,7 @@
 import numpy
 import pytest
 
+import chainer
 from chainer import Variable, gradient_check
 from chainer._ops import array_ops, exponential, get_item, matmul
 from chainer.utils import type_check
@@ -132,7 +133,44 @@ def test_cast_and_its_gradient():
     y.backward()
     assert x.grad.dtype == numpy.float32
     numpy.testing.assert_array_equal(x.grad, [1.0, 2.0])
-    assert array_ops.cast(x, numpy.float32) is x
+
+
+def test_cast_to_the_same_dtype_is_a_node_unless_backprop_is_off():
+    x = Variable(numpy.array([1.5, 2.5], numpy.float32))
+    y1 = array_ops.cast(x, numpy.float32)
+    y2 = array_ops.cast(x, numpy.float32)
+    assert y1 is not x and y1.creator is not None
+    z = y1 + y2 * 3.0
+    g1, g2 = chainer.grad([z], [y1, y2], [numpy.ones(2, numpy.float32)])
+    numpy.testing.assert_array_equal(g1.array, [1.0, 1.0])
+    numpy.testing.assert_array_equal(g2.array, [3.0, 3.0])
+    with chainer.no_backprop_mode():
+        assert array_ops.cast(x, numpy.float32) is x
+    array = numpy.ones(2, numpy.float32)
+    assert array_ops.cast(array, numpy.float32).array is array
+
+
+def test_shape_ops_to_the_same_shape_return_the_input():
+    x = Variable(numpy.ones((2, 3), numpy.float32))
+    assert array_ops.reshape(x, (2, 3)) is x
+    assert array_ops.broadcast_to(x, (2, 3)) is x
+    assert array_ops.sum_to(x, (2, 3)) is x
+    array = numpy.ones((2, 3), numpy.float32)
+    assert array_ops.reshape(array, (2, 3)).array is array
+    assert array_ops.broadcast_to(array, (2, 3)).array is array
+
+
+@pytest.mark.parametrize(
+    ("axis", "error", "message"),
+    [
+        ([0], TypeError, r"axis must be None, an int or a tuple of ints, got \[0\]"),
+        ((1, "x"), TypeError, r"got \(1, 'x'\)"),
+        ((0, 0), ValueError, r"duplicate value in axis: \(0, 0\)"),
+    ],
+)
+def test_sum_rejects_bad_axis_arguments(axis, error, message):
+    with pytest.raises(error, match=message):
+        array_ops.sum(numpy.ones((2, 3), numpy.float32), axis=axis)
 
 
 def test_identity_of_several_inputs():

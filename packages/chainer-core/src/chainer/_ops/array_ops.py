@@ -7,8 +7,11 @@ import numpy
 
 from chainer._ops import _util
 from chainer._ops._util import force_array
+from chainer.configuration import config
 from chainer.function_node import FunctionNode
-from chainer.variable import Variable
+from chainer.variable import Variable, as_variable
+
+_INTEGERS = (int, numpy.integer)
 
 
 def _shape_text(shape) -> str:
@@ -45,8 +48,8 @@ class Reshape(FunctionNode):
 def reshape(x, shape: tuple) -> Variable:
     """Reshape ``x`` (one dimension may be -1)."""
     shape = tuple(shape)
-    if isinstance(x, Variable) and x._array is not None and x._array.shape == shape:
-        return Identity().apply((x,))[0]
+    if x.shape == shape:  # nothing to do: x itself, as in Chainer
+        return as_variable(x)
     return Reshape(shape).apply((x,))[0]
 
 
@@ -101,8 +104,8 @@ class BroadcastTo(FunctionNode):
 def broadcast_to(x, shape) -> Variable:
     """Broadcast ``x`` to ``shape`` (NumPy rules)."""
     shape = tuple(shape)
-    if isinstance(x, Variable) and x._array is not None and x._array.shape == shape:
-        return Identity().apply((x,))[0]
+    if x.shape == shape:  # nothing to do: x itself, as in Chainer
+        return as_variable(x)
     return BroadcastTo(shape).apply((x,))[0]
 
 
@@ -127,8 +130,8 @@ class SumTo(FunctionNode):
 def sum_to(x, shape) -> Variable:
     """Sum ``x`` over broadcast axes so that the result has ``shape``."""
     shape = tuple(shape)
-    if isinstance(x, Variable) and x._array is not None and x._array.shape == shape:
-        return Identity().apply((x,))[0]
+    if x.shape == shape:  # nothing to do: x itself, as in Chainer
+        return as_variable(x)
     return SumTo(shape).apply((x,))[0]
 
 
@@ -173,8 +176,24 @@ class Sum(FunctionNode):
         return (broadcast_to(gy, in_shape),)
 
 
+def _check_axis_argument(axis) -> None:
+    if axis is None or isinstance(axis, _INTEGERS):
+        return
+    if isinstance(axis, tuple) and all(isinstance(a, _INTEGERS) for a in axis):
+        if len(set(axis)) != len(axis):
+            raise ValueError(f"duplicate value in axis: {axis}")
+        return
+    raise TypeError(f"axis must be None, an int or a tuple of ints, got {axis!r}")
+
+
 def sum(x, axis=None, keepdims: bool = False) -> Variable:
-    """Sum of elements over ``axis`` (all elements when None)."""
+    """Sum of elements over ``axis`` (all elements when None).
+
+    Raises:
+        TypeError: ``axis`` is not None, an int or a tuple of ints.
+        ValueError: ``axis`` names an axis twice.
+    """
+    _check_axis_argument(axis)
     return Sum(axis, keepdims).apply((x,))[0]
 
 
@@ -214,9 +233,14 @@ class Cast(FunctionNode):
 
 
 def cast(x, typ) -> Variable:
-    """Cast ``x`` to dtype ``typ`` (gradients are cast back)."""
-    if isinstance(x, Variable) and x._array is not None and x._array.dtype == typ:
-        return x
+    """Cast ``x`` to dtype ``typ`` (gradients are cast back).
+
+    A cast to ``x``'s own dtype still makes a graph node (so that two such casts of one
+    variable get their own gradients), except when backprop is disabled: then ``x`` itself
+    is returned.
+    """
+    if x.dtype == typ and not config.enable_backprop:
+        return as_variable(x)
     return Cast(typ).apply((x,))[0]
 
 

@@ -112,3 +112,23 @@ def test_simplified_dropconnect_rejects_bad_shapes_and_ratio():
         )
     with pytest.raises(ValueError, match=r"ratio must be in the range \[0, 1\), got 1"):
         F.simplified_dropconnect(x, numpy.ones((4, 3), numpy.float32), ratio=1)
+
+
+@testing.fix_random()
+@pytest.mark.parametrize(
+    ("x_dtype", "W_dtype"), [(numpy.float32, numpy.float16), (numpy.float16, numpy.float64)]
+)
+def test_weights_of_another_dtype_give_x_dtype_and_gradients_in_each_dtype(x_dtype, W_dtype):
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (4, 3)).astype(x_dtype))
+    W = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3)).astype(W_dtype))
+    b = chainer.Variable(numpy.random.uniform(-1, 1, 2).astype(x_dtype))
+    mask = numpy.random.uniform(size=(4, 2, 3)) > 0.5
+    y = F.simplified_dropconnect(x, W, b, ratio=0.5, mask=mask)
+    assert y.dtype == x_dtype
+    masked = W.array.astype(numpy.float64) * mask * 2.0
+    expected = numpy.einsum("noi,ni->no", masked, x.array.astype(numpy.float64)) + b.array
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-2, atol=1e-2)
+    F.sum(y).backward()
+    assert x.grad.dtype == x_dtype and W.grad.dtype == W_dtype and b.grad.dtype == x_dtype
+    gW = numpy.einsum("noi,ni->oi", mask * 2.0, x.array.astype(numpy.float64))
+    numpy.testing.assert_allclose(W.grad, gW, rtol=1e-2, atol=1e-2)

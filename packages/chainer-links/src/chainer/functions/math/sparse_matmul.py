@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend, utils
 from chainer._ops.get_item import get_item
 from chainer._ops.matmul import MatMul
@@ -69,7 +71,7 @@ class CooMatMul(FunctionNode):
         c = xp.matmul(a, dense)
         if self.transc:
             c = c.swapaxes(-1, -2)
-        dtype = xp.result_type(data, dense) if self.dtype is None else self.dtype
+        dtype = numpy.result_type(data.dtype, dense.dtype) if self.dtype is None else self.dtype
         return (utils.force_array(c, dtype),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:

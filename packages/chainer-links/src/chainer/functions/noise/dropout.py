@@ -11,9 +11,12 @@ from chainer.utils import argument, type_check
 from chainer.variable import Variable, as_variable
 
 
-def check_ratio(ratio: float, name: str = "ratio") -> None:
-    """Require a dropping probability in ``[0, 1)``."""
-    if not 0.0 <= ratio < 1.0:
+def check_ratio(ratio: float, name: str = "ratio", one_allowed: bool = False) -> None:
+    """Require a probability in ``[0, 1)`` (``[0, 1]`` with ``one_allowed``)."""
+    if one_allowed:
+        if not 0.0 <= ratio <= 1.0:
+            raise ValueError(f"{name} must be in the range [0, 1], got {ratio!r}")
+    elif not 0.0 <= ratio < 1.0:
         raise ValueError(f"{name} must be in the range [0, 1), got {ratio!r}")
 
 

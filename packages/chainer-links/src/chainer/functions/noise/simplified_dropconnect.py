@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chainer import backend
-from chainer._ops.array_ops import reshape, sum_to
+from chainer._ops.array_ops import cast, reshape, sum_to
 from chainer.function_node import FunctionNode
 from chainer.functions.noise.dropout import check_ratio
 from chainer.utils import type_check
@@ -34,7 +34,7 @@ class SimplifiedDropconnect(FunctionNode):
         x_type, w_type = in_types[:2]
         type_check.expect(
             x_type.dtype.kind == "f",
-            w_type.dtype == x_type.dtype,
+            w_type.dtype.kind == "f",
             x_type.ndim >= 2,
             w_type.ndim == 2,
             type_check.prod(x_type.shape[1:]) == w_type.shape[1],
@@ -66,7 +66,7 @@ class SimplifiedDropconnect(FunctionNode):
             self.mask = xp.random.random_sample(shape) >= self.ratio
         masked_W = W * self._scaled_mask(W.dtype)
         # (N, out, in) @ (N, in, 1), or (out, in) @ (N, in, 1) broadcast over the batch.
-        y = (masked_W @ x[:, :, None])[:, :, 0]
+        y = (masked_W @ x[:, :, None])[:, :, 0].astype(x.dtype, copy=False)
         if len(inputs) == 3:
             y += inputs[2]
         return (y,)
@@ -81,14 +81,20 @@ class SimplifiedDropconnect(FunctionNode):
         ret = []
         for i in indexes:
             if i == 0:
-                gx = sum_to(gy_col * (W * mask), (n, 1, W.shape[1]))
+                masked_W = _in_dtype(W * mask, x.dtype)
+                gx = sum_to(gy_col * masked_W, (n, 1, W.shape[1]))
                 ret.append(reshape(gx, x.shape))
             elif i == 1:
-                gW = gy_col * reshape(x_mat, (n, 1, -1)) * mask
+                gy_x = _in_dtype(gy_col * reshape(x_mat, (n, 1, -1)), W.dtype)
+                gW = gy_x * mask
                 ret.append(sum_to(gW, W.shape))
             else:
                 ret.append(sum_to(gy, (n_out,)))
         return tuple(ret)
+
+
+def _in_dtype(v: Variable, dtype) -> Variable:
+    return v if v.dtype == dtype else cast(v, dtype)
 
 
 def simplified_dropconnect(
@@ -108,7 +114,8 @@ def simplified_dropconnect(
 
     Args:
         x: Input of shape ``(N, ...)``, floating-point; it is flattened to ``(N, in)``.
-        W: Weight of shape ``(out, in)``.
+        W: Weight of shape ``(out, in)``, of any floating-point dtype (the output and the
+            bias have ``x``'s dtype).
         b: Optional bias of shape ``(out,)``.
         ratio: Probability of dropping each weight, in ``[0, 1)``.
         train: Whether to drop weights (when False, ``ratio`` is treated as 0).

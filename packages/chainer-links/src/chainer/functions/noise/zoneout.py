@@ -16,13 +16,13 @@ class Zoneout(FunctionNode):
     """``h`` with probability ``zoneout_ratio`` and ``x`` otherwise, element by element.
 
     Args:
-        zoneout_ratio: Probability of keeping the previous state ``h``, in ``[0, 1)``.
+        zoneout_ratio: Probability of keeping the previous state ``h``, in ``[0, 1]``.
     """
 
     is_elementwise = True
 
     def __init__(self, zoneout_ratio: float) -> None:
-        check_ratio(zoneout_ratio)
+        check_ratio(zoneout_ratio, one_allowed=True)
         self.zoneout_ratio = zoneout_ratio
 
     def check_type_forward(self, in_types) -> None:
@@ -37,7 +37,8 @@ class Zoneout(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         h, x = inputs
         xp = backend.get_array_module(x)
-        take_x = xp.random.random_sample(x.shape) >= self.zoneout_ratio
+        # rand(*shape), as in Chainer: code that fixes the draw by patching it keeps working.
+        take_x = xp.asarray(xp.random.rand(*x.shape)) >= self.zoneout_ratio
         self.flag_x = take_x
         self.flag_h = ~take_x
         return (force_array(xp.where(take_x, x, h)),)
@@ -57,13 +58,13 @@ def zoneout(h, x, ratio: float = 0.5, **kwargs) -> Variable:
     Args:
         h: Previous state, a variable or array of floating-point dtype.
         x: New state, of ``h``'s shape and dtype.
-        ratio: Probability of keeping each element of ``h``, in ``[0, 1)``.
+        ratio: Probability of keeping each element of ``h``, in ``[0, 1]``.
 
     Returns:
         A variable of ``x``'s shape and dtype.
 
     Raises:
-        ValueError: ``ratio`` is outside ``[0, 1)``, or the retired ``train`` option is given.
+        ValueError: ``ratio`` is outside ``[0, 1]``, or the retired ``train`` option is given.
 
     Example:
         >>> h = numpy.zeros(4, numpy.float32)
@@ -78,5 +79,5 @@ def zoneout(h, x, ratio: float = 0.5, **kwargs) -> Variable:
     argument.assert_kwargs_empty(kwargs)
     if config.train:
         return Zoneout(ratio).apply((h, x))[0]
-    check_ratio(ratio)
+    check_ratio(ratio, one_allowed=True)
     return as_variable(x)
