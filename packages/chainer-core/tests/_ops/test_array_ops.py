@@ -199,10 +199,24 @@ def test_bad_input_raises_invalid_type(op, message):
 
 def test_mean_argument_errors():
     x = Variable(numpy.ones((2, 3)))
-    with pytest.raises(ValueError, match="weights need a single integer axis"):
+    with pytest.raises(ValueError, match="weights need a single integer axis or None"):
+        array_ops.mean(x, (0, 1), numpy.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"weights must have the shape of x \(2, 3\)"):
         array_ops.mean(x, None, numpy.ones(3))
     with pytest.raises(ValueError, match=r"weights must be 1-D of length 3 \(x.shape\[1\]\)"):
         array_ops.mean(x, 1, numpy.ones(2))
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_variable_mean_with_elementwise_weights_over_all_axes(keepdims):
+    x = Variable(numpy.arange(6.0).reshape(2, 3))
+    w = numpy.arange(1.0, 7.0).reshape(2, 3)
+    y = x.mean(weights=w, keepdims=keepdims)
+    assert y.shape == ((1, 1) if keepdims else ())
+    numpy.testing.assert_allclose(y.array.reshape(()), numpy.average(x.array, weights=w))
+    y.grad = numpy.ones(y.shape)
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, w / w.sum())
 
 
 def test_out_of_range_index_is_an_index_error_so_iteration_stops():

@@ -198,7 +198,8 @@ def sum(x, axis=None, keepdims: bool = False) -> Variable:
 
 
 def mean(x, axis=None, weights=None, keepdims: bool = False) -> Variable:
-    """(Weighted) mean over ``axis``; ``weights`` is 1-D along a single axis."""
+    """(Weighted) mean over ``axis``; ``weights`` is 1-D along a single int ``axis``, or has
+    ``x``'s shape when ``axis`` is None."""
     x = x if isinstance(x, Variable) else Variable(x, requires_grad=False)
     if weights is None:
         axes = _normalize_axis(axis, x.ndim)
@@ -206,9 +207,16 @@ def mean(x, axis=None, weights=None, keepdims: bool = False) -> Variable:
         if count == 0:
             raise ZeroDivisionError(f"mean over an empty selection of shape {x.shape}")
         return sum(x, axis, keepdims) * x.dtype.type(1.0 / count)
-    if axis is None or not isinstance(axis, int):
-        raise ValueError(f"weights need a single integer axis, got axis={axis!r}")
     w = weights if isinstance(weights, Variable) else Variable(weights, requires_grad=False)
+    if axis is None:
+        if w.shape != x.shape:
+            raise ValueError(
+                f"weights must have the shape of x {x.shape} when axis is None, got {w.shape}"
+            )
+        total = sum(x * w, None, keepdims)
+        return total / broadcast_to(sum(w), total.shape)
+    if not isinstance(axis, int):
+        raise ValueError(f"weights need a single integer axis or None, got axis={axis!r}")
     a = axis % x.ndim
     if w.ndim != 1 or w.shape[0] != x.shape[a]:
         raise ValueError(

@@ -3,8 +3,10 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
-from chainer import testing
+from chainer import gradient_check, testing
+from chainer.functions.connection import local_convolution_2d
 from chainer.utils import type_check
 
 from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform
@@ -65,3 +67,33 @@ def test_bias_shape_is_checked():
     x, W = numpy.ones((1, 2, 4, 4), numpy.float32), numpy.ones((3, 2, 2, 2, 3, 3), numpy.float32)
     with pytest.raises(type_check.InvalidType, match=r"b\.shape == W\.shape\[:3\]"):
         F.local_convolution_2d(x, W, numpy.ones((3, 2), numpy.float32))
+
+
+@testing.fix_random()
+@pytest.mark.parametrize(
+    ("x_dtype", "W_dtype"), [(numpy.float16, numpy.float32), (numpy.float64, numpy.float16)]
+)
+def test_weights_of_another_dtype_give_x_dtype_and_gradients_in_each_dtype(x_dtype, W_dtype):
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3, 4, 4)).astype(x_dtype))
+    W = chainer.Variable(numpy.random.uniform(-1, 1, (2, 2, 2, 3, 3, 3)).astype(W_dtype))
+    y = F.local_convolution_2d(x, W)
+    assert y.dtype == x_dtype
+    F.sum(y).backward()
+    assert x.grad.dtype == x_dtype and W.grad.dtype == W_dtype
+
+
+@testing.fix_random()
+def test_the_node_class_matches_the_function_and_differentiates():
+    x = numpy.random.uniform(-1, 1, (2, 3, 5, 5))
+    W = numpy.random.uniform(-1, 1, (4, 2, 2, 3, 3, 3))
+    b = numpy.random.uniform(-1, 1, (4, 2, 2))
+    (y,) = local_convolution_2d.LocalConvolution2DFunction(2).apply((x, W, b))
+    numpy.testing.assert_allclose(y.array, F.local_convolution_2d(x, W, b, stride=2).array)
+    gy = numpy.random.uniform(-1, 1, y.shape)
+    ggs = tuple(numpy.random.uniform(-1, 1, a.shape) for a in (x, W, b))
+
+    def f(*inputs):
+        return local_convolution_2d.LocalConvolution2DFunction(2).apply(inputs)
+
+    gradient_check.check_backward(f, (x, W, b), gy)
+    gradient_check.check_double_backward(f, (x, W, b), gy, ggs)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from chainer._ops.array_ops import reshape, transpose
+from chainer._ops.array_ops import cast, reshape, transpose
 from chainer._ops.matmul import matmul
 from chainer.functions.array.im2col import im2col
 from chainer.functions.connection._checks import checking, expect_float, expect_ndim, fail
 from chainer.functions.connection._conv_args import ConvArgs
+from chainer.functions.rnn._recompute import Recompute
 from chainer.variable import Variable
 
 
@@ -39,8 +40,8 @@ def local_convolution_2d(x, W, b=None, stride=1) -> Variable:
     :func:`convolution_2d` without padding, but every output position has its own kernel.
 
     Args:
-        x: Input of shape ``(n, c_in, h, w)`` (float).
-        W: Weight of shape ``(c_out, out_h, out_w, c_in, kh, kw)``, where
+        x: Input of shape ``(n, c_in, h, w)`` (float); the output has its dtype.
+        W: Weight of shape ``(c_out, out_h, out_w, c_in, kh, kw)`` (any float dtype), where
             ``out_h = (h - kh) // sy + 1`` and ``out_w = (w - kw) // sx + 1``.
         b: Optional bias of shape ``(c_out, out_h, out_w)``.
         stride: Stride ``sy, sx``: an int or a pair.
@@ -70,4 +71,18 @@ def local_convolution_2d(x, W, b=None, stride=1) -> Variable:
     w = transpose(reshape(W, (c_out, positions, taps)), (1, 2, 0))
     y = matmul(col, w)  # one (n, taps) x (taps, c_out) product per position
     y = reshape(transpose(y, (1, 2, 0)), (n, c_out, out_h, out_w))
+    if y.dtype != x.dtype:  # a W of another float dtype: the output keeps x's, as in Chainer
+        y = cast(y, x.dtype)
     return y if b is None else y + b
+
+
+class LocalConvolution2DFunction(Recompute):
+    """:func:`local_convolution_2d` as one graph node, applied to ``(x, W)`` or ``(x, W, b)``.
+
+    Chainer's public node class; its gradients (of any order) come from evaluating the
+    function again with differentiable operations.
+    """
+
+    def __init__(self, stride=1) -> None:
+        self.stride = stride
+        super().__init__(lambda *inputs: (local_convolution_2d(*inputs, stride=stride),))
