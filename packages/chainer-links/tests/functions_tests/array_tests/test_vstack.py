@@ -56,7 +56,9 @@ def test_mismatched_shapes_are_rejected():
         ([(3,), (4,)], r"in_types\[0\]\.shape == in_types\[1\]\.shape"),
     ],
 )
-def test_inputs_of_other_ndims_or_small_shapes_are_rejected(shapes, message):
+@pytest.mark.parametrize("stack", [F.vstack, F.dstack])
+def test_inputs_of_other_ndims_or_small_shapes_are_rejected(stack, shapes, message):
+    # As in Chainer, vstack and dstack check the inputs before NumPy's promotion.
     xs = [numpy.zeros(s, numpy.float32) for s in shapes]
     with pytest.raises(type_check.InvalidType, match=message):
-        F.vstack(xs)
+        stack(xs)
