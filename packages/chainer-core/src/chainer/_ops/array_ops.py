@@ -200,7 +200,10 @@ def sum(x, axis=None, keepdims: bool = False) -> Variable:
 def mean(x, axis=None, weights=None, keepdims: bool = False) -> Variable:
     """(Weighted) mean over ``axis``; ``weights`` is 1-D along a single int ``axis``, or has
     ``x``'s shape when ``axis`` is None."""
+    _check_axis_argument(axis)
     x = x if isinstance(x, Variable) else Variable(x, requires_grad=False)
+    if isinstance(axis, tuple) and x.ndim and len({a % x.ndim for a in axis}) != len(axis):
+        raise ValueError(f"duplicate value in axis: {axis} (x.ndim={x.ndim})")
     if weights is None:
         axes = _normalize_axis(axis, x.ndim)
         count = x.size if axes is None else int(numpy.prod([x.shape[a] for a in axes]))
@@ -300,8 +303,11 @@ def squeeze(x, axis=None) -> Variable:
     else:
         axes = _normalize_axis(axis, len(shape))
         for a in axes:
-            if shape[a] != 1:
-                _raise_shape_error(f"x.shape[{a}] == 1", f"{shape[a]} != 1 (x.shape={shape})")
+            if shape[a] != 1:  # a ValueError, as numpy.squeeze's and Chainer's
+                raise ValueError(
+                    f"cannot squeeze axis {a} of length {shape[a]} (x.shape={shape}); "
+                    "only axes of length 1 can be removed"
+                )
         new_shape = tuple(n for i, n in enumerate(shape) if i not in axes)
     return reshape(x, new_shape)
 
