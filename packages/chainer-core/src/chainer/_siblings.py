@@ -34,6 +34,9 @@ ATTRIBUTES: dict[str, str] = {
     "cross_entropy": "distribution",
     "kl_divergence": "distribution",
     "register_kl": "distribution",
+    # v7's chainer/__init__ imported this module to install the operators, and code reached it
+    # as ``from chainer import basic_math``.
+    "basic_math": "functions.math",
 }
 
 

@@ -3,6 +3,7 @@
 import numpy
 import pytest
 
+import chainer
 from chainer import Variable, gradient_check
 from chainer._ops import array_ops, exponential, get_item, matmul
 from chainer.utils import type_check
@@ -132,7 +133,44 @@ def test_cast_and_its_gradient():
     y.backward()
     assert x.grad.dtype == numpy.float32
     numpy.testing.assert_array_equal(x.grad, [1.0, 2.0])
-    assert array_ops.cast(x, numpy.float32) is x
+
+
+def test_cast_to_the_same_dtype_is_a_node_unless_backprop_is_off():
+    x = Variable(numpy.array([1.5, 2.5], numpy.float32))
+    y1 = array_ops.cast(x, numpy.float32)
+    y2 = array_ops.cast(x, numpy.float32)
+    assert y1 is not x and y1.creator is not None
+    z = y1 + y2 * 3.0
+    g1, g2 = chainer.grad([z], [y1, y2], [numpy.ones(2, numpy.float32)])
+    numpy.testing.assert_array_equal(g1.array, [1.0, 1.0])
+    numpy.testing.assert_array_equal(g2.array, [3.0, 3.0])
+    with chainer.no_backprop_mode():
+        assert array_ops.cast(x, numpy.float32) is x
+    array = numpy.ones(2, numpy.float32)
+    assert array_ops.cast(array, numpy.float32).array is array
+
+
+def test_shape_ops_to_the_same_shape_return_the_input():
+    x = Variable(numpy.ones((2, 3), numpy.float32))
+    assert array_ops.reshape(x, (2, 3)) is x
+    assert array_ops.broadcast_to(x, (2, 3)) is x
+    assert array_ops.sum_to(x, (2, 3)) is x
+    array = numpy.ones((2, 3), numpy.float32)
+    assert array_ops.reshape(array, (2, 3)).array is array
+    assert array_ops.broadcast_to(array, (2, 3)).array is array
+
+
+@pytest.mark.parametrize(
+    ("axis", "error", "message"),
+    [
+        ([0], TypeError, r"axis must be None, an int or a tuple of ints, got \[0\]"),
+        ((1, "x"), TypeError, r"got \(1, 'x'\)"),
+        ((0, 0), ValueError, r"duplicate value in axis: \(0, 0\)"),
+    ],
+)
+def test_sum_rejects_bad_axis_arguments(axis, error, message):
+    with pytest.raises(error, match=message):
+        array_ops.sum(numpy.ones((2, 3), numpy.float32), axis=axis)
 
 
 def test_identity_of_several_inputs():
@@ -149,7 +187,6 @@ def test_identity_of_several_inputs():
         (lambda x: array_ops.broadcast_to(x, (3, 3)), r"can be broadcast to \(3, 3\)"),
         (lambda x: array_ops.sum_to(x, (4,)), r"can be summed to \(4,\)"),
         (lambda x: array_ops.sum(x, axis=2), "-2 <= axis < 2"),
-        (lambda x: array_ops.squeeze(x, 0), r"x.shape\[0\] == 1"),
         (lambda x: matmul.matmul(x, x), r"3 != 2 \(a.shape=\(2, 3\), b.shape=\(2, 3\)\)"),
         (lambda x: exponential.exp(array_ops.cast(x, numpy.int32)), "dtype.kind == f"),
     ],
@@ -159,12 +196,37 @@ def test_bad_input_raises_invalid_type(op, message):
         op(Variable(numpy.ones((2, 3))))
 
 
+def test_squeeze_of_an_axis_longer_than_one_is_a_value_error():
+    with pytest.raises(
+        ValueError, match=r"cannot squeeze axis 0 of length 2 \(x.shape=\(2, 3\)\)"
+    ):
+        array_ops.squeeze(Variable(numpy.ones((2, 3))), 0)
+
+
 def test_mean_argument_errors():
     x = Variable(numpy.ones((2, 3)))
-    with pytest.raises(ValueError, match="weights need a single integer axis"):
+    with pytest.raises(ValueError, match=r"duplicate value in axis: \(0, 0\)"):
+        array_ops.mean(x, (0, 0))
+    with pytest.raises(ValueError, match=r"duplicate value in axis: \(1, -1\) \(x.ndim=2\)"):
+        array_ops.mean(x, (1, -1))
+    with pytest.raises(ValueError, match="weights need a single integer axis or None"):
+        array_ops.mean(x, (0, 1), numpy.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"weights must have the shape of x \(2, 3\)"):
         array_ops.mean(x, None, numpy.ones(3))
     with pytest.raises(ValueError, match=r"weights must be 1-D of length 3 \(x.shape\[1\]\)"):
         array_ops.mean(x, 1, numpy.ones(2))
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_variable_mean_with_elementwise_weights_over_all_axes(keepdims):
+    x = Variable(numpy.arange(6.0).reshape(2, 3))
+    w = numpy.arange(1.0, 7.0).reshape(2, 3)
+    y = x.mean(weights=w, keepdims=keepdims)
+    assert y.shape == ((1, 1) if keepdims else ())
+    numpy.testing.assert_allclose(y.array.reshape(()), numpy.average(x.array, weights=w))
+    y.grad = numpy.ones(y.shape)
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, w / w.sum())
 
 
 def test_out_of_range_index_is_an_index_error_so_iteration_stops():

@@ -7,8 +7,11 @@ import numpy
 
 from chainer._ops import _util
 from chainer._ops._util import force_array
+from chainer.configuration import config
 from chainer.function_node import FunctionNode
-from chainer.variable import Variable
+from chainer.variable import Variable, as_variable
+
+_INTEGERS = (int, numpy.integer)
 
 
 def _shape_text(shape) -> str:
@@ -45,8 +48,8 @@ class Reshape(FunctionNode):
 def reshape(x, shape: tuple) -> Variable:
     """Reshape ``x`` (one dimension may be -1)."""
     shape = tuple(shape)
-    if isinstance(x, Variable) and x._array is not None and x._array.shape == shape:
-        return Identity().apply((x,))[0]
+    if x.shape == shape:  # nothing to do: x itself, as in Chainer
+        return as_variable(x)
     return Reshape(shape).apply((x,))[0]
 
 
@@ -101,8 +104,8 @@ class BroadcastTo(FunctionNode):
 def broadcast_to(x, shape) -> Variable:
     """Broadcast ``x`` to ``shape`` (NumPy rules)."""
     shape = tuple(shape)
-    if isinstance(x, Variable) and x._array is not None and x._array.shape == shape:
-        return Identity().apply((x,))[0]
+    if x.shape == shape:  # nothing to do: x itself, as in Chainer
+        return as_variable(x)
     return BroadcastTo(shape).apply((x,))[0]
 
 
@@ -127,8 +130,8 @@ class SumTo(FunctionNode):
 def sum_to(x, shape) -> Variable:
     """Sum ``x`` over broadcast axes so that the result has ``shape``."""
     shape = tuple(shape)
-    if isinstance(x, Variable) and x._array is not None and x._array.shape == shape:
-        return Identity().apply((x,))[0]
+    if x.shape == shape:  # nothing to do: x itself, as in Chainer
+        return as_variable(x)
     return SumTo(shape).apply((x,))[0]
 
 
@@ -173,23 +176,50 @@ class Sum(FunctionNode):
         return (broadcast_to(gy, in_shape),)
 
 
+def _check_axis_argument(axis) -> None:
+    if axis is None or isinstance(axis, _INTEGERS):
+        return
+    if isinstance(axis, tuple) and all(isinstance(a, _INTEGERS) for a in axis):
+        if len(set(axis)) != len(axis):
+            raise ValueError(f"duplicate value in axis: {axis}")
+        return
+    raise TypeError(f"axis must be None, an int or a tuple of ints, got {axis!r}")
+
+
 def sum(x, axis=None, keepdims: bool = False) -> Variable:
-    """Sum of elements over ``axis`` (all elements when None)."""
+    """Sum of elements over ``axis`` (all elements when None).
+
+    Raises:
+        TypeError: ``axis`` is not None, an int or a tuple of ints.
+        ValueError: ``axis`` names an axis twice.
+    """
+    _check_axis_argument(axis)
     return Sum(axis, keepdims).apply((x,))[0]
 
 
 def mean(x, axis=None, weights=None, keepdims: bool = False) -> Variable:
-    """(Weighted) mean over ``axis``; ``weights`` is 1-D along a single axis."""
+    """(Weighted) mean over ``axis``; ``weights`` is 1-D along a single int ``axis``, or has
+    ``x``'s shape when ``axis`` is None."""
+    _check_axis_argument(axis)
     x = x if isinstance(x, Variable) else Variable(x, requires_grad=False)
+    if isinstance(axis, tuple) and x.ndim and len({a % x.ndim for a in axis}) != len(axis):
+        raise ValueError(f"duplicate value in axis: {axis} (x.ndim={x.ndim})")
     if weights is None:
         axes = _normalize_axis(axis, x.ndim)
         count = x.size if axes is None else int(numpy.prod([x.shape[a] for a in axes]))
         if count == 0:
             raise ZeroDivisionError(f"mean over an empty selection of shape {x.shape}")
         return sum(x, axis, keepdims) * x.dtype.type(1.0 / count)
-    if axis is None or not isinstance(axis, int):
-        raise ValueError(f"weights need a single integer axis, got axis={axis!r}")
     w = weights if isinstance(weights, Variable) else Variable(weights, requires_grad=False)
+    if axis is None:
+        if w.shape != x.shape:
+            raise ValueError(
+                f"weights must have the shape of x {x.shape} when axis is None, got {w.shape}"
+            )
+        total = sum(x * w, None, keepdims)
+        return total / broadcast_to(sum(w), total.shape)
+    if not isinstance(axis, int):
+        raise ValueError(f"weights need a single integer axis or None, got axis={axis!r}")
     a = axis % x.ndim
     if w.ndim != 1 or w.shape[0] != x.shape[a]:
         raise ValueError(
@@ -214,9 +244,14 @@ class Cast(FunctionNode):
 
 
 def cast(x, typ) -> Variable:
-    """Cast ``x`` to dtype ``typ`` (gradients are cast back)."""
-    if isinstance(x, Variable) and x._array is not None and x._array.dtype == typ:
-        return x
+    """Cast ``x`` to dtype ``typ`` (gradients are cast back).
+
+    A cast to ``x``'s own dtype still makes a graph node (so that two such casts of one
+    variable get their own gradients), except when backprop is disabled: then ``x`` itself
+    is returned.
+    """
+    if x.dtype == typ and not config.enable_backprop:
+        return as_variable(x)
     return Cast(typ).apply((x,))[0]
 
 
@@ -268,8 +303,11 @@ def squeeze(x, axis=None) -> Variable:
     else:
         axes = _normalize_axis(axis, len(shape))
         for a in axes:
-            if shape[a] != 1:
-                _raise_shape_error(f"x.shape[{a}] == 1", f"{shape[a]} != 1 (x.shape={shape})")
+            if shape[a] != 1:  # a ValueError, as numpy.squeeze's and Chainer's
+                raise ValueError(
+                    f"cannot squeeze axis {a} of length {shape[a]} (x.shape={shape}); "
+                    "only axes of length 1 can be removed"
+                )
         new_shape = tuple(n for i, n in enumerate(shape) if i not in axes)
     return reshape(x, new_shape)
 

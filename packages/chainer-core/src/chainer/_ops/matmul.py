@@ -13,20 +13,25 @@ def _swap_last(a):
 
 
 class MatMul(FunctionNode):
-    """``op(a) @ op(b)`` where ``op`` transposes the last two axes when asked (ndim >= 2)."""
+    """``op(a) @ op(b)`` where ``op`` transposes the last two axes when asked (ndim >= 2).
 
-    def __init__(self, transa: bool = False, transb: bool = False) -> None:
+    Operands of different float dtypes are multiplied in their common dtype (NumPy's
+    promotion), which is the output's dtype unless ``dtype`` names another.
+    """
+
+    def __init__(self, transa: bool = False, transb: bool = False, dtype=None) -> None:
         self.transa = transa
         self.transb = transb
+        self.dtype = dtype
 
     def _check_arrays(self, in_data: tuple) -> None:
         if len(in_data) != 2:
             _util.fail("in_types.size() == 2", f"{len(in_data)} != 2")
         a, b = in_data
-        if a.dtype != b.dtype:
-            _util.fail("a.dtype == b.dtype", f"{a.dtype} != {b.dtype}")
         if a.dtype.kind not in "fc":
             _util.fail("a.dtype.kind == f", f"{a.dtype.kind} != f")
+        if b.dtype.kind not in "fc":
+            _util.fail("b.dtype.kind == f", f"{b.dtype.kind} != f")
         if a.ndim < 2 or b.ndim < 2:
             _util.fail("a.ndim >= 2 and b.ndim >= 2", f"a.ndim={a.ndim}, b.ndim={b.ndim}")
         a_k = a.shape[-2] if self.transa else a.shape[-1]
@@ -50,24 +55,25 @@ class MatMul(FunctionNode):
             a = _swap_last(a)
         if self.transb:
             b = _swap_last(b)
-        return (force_array(a @ b),)
+        return (force_array(a @ b, self.dtype),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         a, b = self.get_retained_inputs()
         gy = grad_outputs[0]
         ret = []
         for i in indexes:
+            dtype = self.inputs[i].dtype
             if i == 0:
                 # dL/d op(a) = gy @ op(b)^T ; undo op on a.
                 if self.transa:
-                    g = _matmul(b, gy, self.transb, True)
+                    g = _matmul(b, gy, self.transb, True, dtype)
                 else:
-                    g = _matmul(gy, b, False, not self.transb)
+                    g = _matmul(gy, b, False, not self.transb, dtype)
             else:
                 if self.transb:
-                    g = _matmul(gy, a, True, self.transa)
+                    g = _matmul(gy, a, True, self.transa, dtype)
                 else:
-                    g = _matmul(a, gy, not self.transa, False)
+                    g = _matmul(a, gy, not self.transa, False, dtype)
             ret.append(_sum_to(g, self.inputs[i].shape))
         return tuple(ret)
 
@@ -80,8 +86,8 @@ def _sum_to(g: Variable, shape: tuple) -> Variable:
     return sum_to(g, shape)
 
 
-def _matmul(a, b, transa: bool, transb: bool) -> Variable:
-    return MatMul(transa, transb).apply((a, b))[0]
+def _matmul(a, b, transa: bool, transb: bool, dtype=None) -> Variable:
+    return MatMul(transa, transb, dtype).apply((a, b))[0]
 
 
 def matmul(a, b, transa: bool = False, transb: bool = False) -> Variable:

@@ -46,3 +46,19 @@ def test_mismatched_shapes_are_rejected():
     xs = [numpy.zeros((2, 2, 2), numpy.float32), numpy.zeros((3, 3, 3), numpy.float32)]
     with pytest.raises(type_check.InvalidType, match="except on axis"):
         F.vstack(xs)
+
+
+@pytest.mark.parametrize(
+    ("shapes", "message"),
+    [
+        ([(3,), (3, 3)], r"in_types\[0\]\.ndim == in_types\[1\]\.ndim"),
+        ([(), (1,)], r"in_types\[0\]\.ndim == in_types\[1\]\.ndim"),
+        ([(3,), (4,)], r"in_types\[0\]\.shape == in_types\[1\]\.shape"),
+    ],
+)
+@pytest.mark.parametrize("stack", [F.vstack, F.dstack])
+def test_inputs_of_other_ndims_or_small_shapes_are_rejected(stack, shapes, message):
+    # As in Chainer, vstack and dstack check the inputs before NumPy's promotion.
+    xs = [numpy.zeros(s, numpy.float32) for s in shapes]
+    with pytest.raises(type_check.InvalidType, match=message):
+        stack(xs)

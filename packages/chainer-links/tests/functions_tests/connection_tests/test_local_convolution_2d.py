@@ -6,6 +6,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import gradient_check, testing
+from chainer.functions.connection import local_convolution_2d
 from chainer.utils import type_check
 
 from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform
@@ -68,24 +69,31 @@ def test_bias_shape_is_checked():
         F.local_convolution_2d(x, W, numpy.ones((3, 2), numpy.float32))
 
 
+@testing.fix_random()
 @pytest.mark.parametrize(
-    ("x_dtype", "W_dtype"), [(numpy.float32, numpy.float16), (numpy.float64, numpy.float32)]
+    ("x_dtype", "W_dtype"), [(numpy.float16, numpy.float32), (numpy.float64, numpy.float16)]
 )
-def test_weight_of_another_float_dtype_is_cast(x_dtype, W_dtype):
-    # As in Chainer: y takes x's dtype, W's gradient keeps W's dtype.
-    x = chainer.Variable(uniform((2, 3, 4, 4), x_dtype))
-    W = chainer.Variable(uniform((2, 2, 2, 3, 3, 3), W_dtype))
+def test_weights_of_another_dtype_give_x_dtype_and_gradients_in_each_dtype(x_dtype, W_dtype):
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3, 4, 4)).astype(x_dtype))
+    W = chainer.Variable(numpy.random.uniform(-1, 1, (2, 2, 2, 3, 3, 3)).astype(W_dtype))
     y = F.local_convolution_2d(x, W)
     assert y.dtype == x_dtype
-    expected = F.local_convolution_2d(x.array, W.array.astype(x_dtype)).array
-    numpy.testing.assert_array_equal(y.array, expected)
     F.sum(y).backward()
-    assert W.grad.dtype == W_dtype and x.grad.dtype == x_dtype
-    gradient_check.check_backward(
-        F.local_convolution_2d,
-        (x.array, W.array),
-        uniform(y.shape, x_dtype),
-        dtype=numpy.float64,
-        atol=1e-2,
-        rtol=1e-2,
-    )
+    assert x.grad.dtype == x_dtype and W.grad.dtype == W_dtype
+
+
+@testing.fix_random()
+def test_the_node_class_matches_the_function_and_differentiates():
+    x = numpy.random.uniform(-1, 1, (2, 3, 5, 5))
+    W = numpy.random.uniform(-1, 1, (4, 2, 2, 3, 3, 3))
+    b = numpy.random.uniform(-1, 1, (4, 2, 2))
+    (y,) = local_convolution_2d.LocalConvolution2DFunction(2).apply((x, W, b))
+    numpy.testing.assert_allclose(y.array, F.local_convolution_2d(x, W, b, stride=2).array)
+    gy = numpy.random.uniform(-1, 1, y.shape)
+    ggs = tuple(numpy.random.uniform(-1, 1, a.shape) for a in (x, W, b))
+
+    def f(*inputs):
+        return local_convolution_2d.LocalConvolution2DFunction(2).apply(inputs)
+
+    gradient_check.check_backward(f, (x, W, b), gy)
+    gradient_check.check_double_backward(f, (x, W, b), gy, ggs)

@@ -55,13 +55,16 @@ class TestContrastive(testing.FunctionTestCase):
         return (loss.astype(self.dtype),)
 
 
-def test_identical_dissimilar_pair_has_finite_gradient():
-    x0 = chainer.Variable(numpy.zeros((1, 2), numpy.float32))
-    x1 = chainer.Variable(numpy.zeros((1, 2), numpy.float32))
-    loss = F.contrastive(x0, x1, numpy.array([0], numpy.int32))
-    loss.backward()
-    assert float(loss.array) == 0.5
-    assert numpy.isfinite(x0.grad).all()
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
+def test_identical_pairs_have_zero_gradients_of_every_order(dtype):
+    data = numpy.random.uniform(-1, 1, (3, 2)).astype(dtype)
+    x0, x1 = chainer.Variable(data), chainer.Variable(data.copy())
+    loss = F.contrastive(x0, x1, numpy.array([0, 1, 0], numpy.int32))
+    assert float(loss.array) == pytest.approx(1 / 3, rel=1e-3)
+    (gx0,) = chainer.grad([loss], [x0], enable_double_backprop=True)
+    numpy.testing.assert_array_equal(gx0.array, numpy.zeros((3, 2), dtype))
+    (ggx1,) = chainer.grad([F.sum(gx0 * gx0)], [x1])
+    assert numpy.isfinite(ggx1.array).all()
 
 
 def test_bad_arguments_raise():

@@ -230,7 +230,7 @@ def test_bad_options_raise():
         F.softmax_cross_entropy(x, t, reduce="sum")
     with pytest.raises(ValueError, match="soft_target_loss must be .* got 'l2'"):
         F.softmax_cross_entropy(x, t, soft_target_loss="l2")
-    with pytest.raises(TypeError, match="class_weight must be a numpy.ndarray or cupy.ndarray"):
+    with pytest.raises(ValueError, match="class_weight must be a numpy.ndarray or cupy.ndarray"):
         F.softmax_cross_entropy(x, t, class_weight=chainer.Variable(numpy.ones(3, numpy.float32)))
     with pytest.raises(ValueError, match=r"class_weight must be a 1-D array, got shape \(1, 3\)"):
         F.softmax_cross_entropy(x, t, class_weight=numpy.ones((1, 3), numpy.float32))
@@ -252,3 +252,15 @@ def test_bad_types_raise_invalid_type():
         F.softmax_cross_entropy(x, numpy.zeros((2, 4), numpy.float32))
     with pytest.raises(type_check.InvalidType, match=r"t.dtype.kind == i"):
         F.softmax_cross_entropy(x, numpy.zeros(2, bool))
+
+
+@pytest.mark.parametrize("cache_score", [True, False])
+def test_node_exposes_the_cached_softmax_in_the_scores_layout(cache_score):
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3, 4)).astype(numpy.float32))
+    t = numpy.array([[0, 1, 2, 1], [2, 2, 0, 1]], numpy.int32)
+    loss = F.softmax_cross_entropy(x, t, cache_score=cache_score)
+    if not cache_score:
+        assert loss.creator.y is None
+        return
+    e = numpy.exp(x.array - x.array.max(axis=1, keepdims=True))
+    numpy.testing.assert_allclose(loss.creator.y, e / e.sum(axis=1, keepdims=True), rtol=1e-5)

@@ -70,5 +70,5 @@ def test_weights_that_do_not_fit_are_rejected():
         F.average(x, weights=numpy.ones(3))
     with pytest.raises(ValueError, match=r"1-D of length 3 \(x\.shape\[1\]\), got \(2,\)"):
         F.average(x, axis=1, weights=numpy.ones(2))
-    with pytest.raises(ValueError, match=r"single integer axis, got axis=\(0, 1\)"):
+    with pytest.raises(ValueError, match=r"single integer axis or None, got axis=\(0, 1\)"):
         F.average(x, axis=(0, 1), weights=numpy.ones(3))

@@ -3,6 +3,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
@@ -76,9 +77,28 @@ def test_bad_subscripts_are_rejected():
         F.einsum("ij", numpy.ones((2, 3, 1)))
     with pytest.raises(ValueError, match=r"invalid output subscripts in 'ij->ii'"):
         F.einsum("ij->ii", a)
+    with pytest.raises(ValueError, match=r"the output of 'i,i->\.\.\.' has '\.\.\.' but no input"):
+        F.einsum("i,i->...", numpy.ones(2), numpy.ones(2))
     with pytest.raises(ValueError, match=r"use letters"):
         F.einsum("i1", a)
-    with pytest.raises(TypeError, match=r"subscripts string first"):
-        F.einsum(a, a)
+    with pytest.raises(ValueError, match=r"sublist labels must be ints in \[0, 52\) or Ellipsis"):
+        F.einsum(a, ["i", "j"])
     with pytest.raises(type_check.InvalidType, match=r"axes labelled 'j' have equal lengths"):
         F.einsum("ij,jk", a, numpy.ones((4, 2)))
+
+
+@pytest.mark.parametrize(
+    ("args", "subscripts"),
+    [
+        (lambda a, b: (a, [0, 1], b, [1, 2], [0, 2]), "ij,jk->ik"),
+        (lambda a, b: (a, [0, 1], b, [1, 2]), "ij,jk"),
+        (lambda a, b: (a, [Ellipsis, 1], b, [1, 2], [Ellipsis, 2]), "...j,jk->...k"),
+    ],
+)
+def test_sublist_form_matches_the_subscripts_string(args, subscripts):
+    a = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3)))
+    b = chainer.Variable(numpy.random.uniform(-1, 1, (3, 4)))
+    y = F.einsum(*args(a, b))
+    numpy.testing.assert_allclose(y.array, numpy.einsum(subscripts, a.array, b.array))
+    F.sum(y).backward()
+    numpy.testing.assert_allclose(a.grad, numpy.ones((2, 4)) @ b.array.T)

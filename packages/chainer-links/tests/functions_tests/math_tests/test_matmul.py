@@ -3,6 +3,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer._ops import matmul as core_matmul
@@ -97,6 +98,27 @@ def test_matmul_is_the_core_op():
 def test_matmul_rejects_mismatched_inner_axes():
     with pytest.raises(type_check.InvalidType, match=r"3 != 4 \(a\.shape=\(2, 3\)"):
         F.matmul(numpy.ones((2, 3)), numpy.ones((4, 2)))
+
+
+@pytest.mark.parametrize("transb", [False, True])
+def test_matmul_of_mixed_dtypes_promotes_and_keeps_input_dtypes_in_gradients(transb):
+    a = chainer.Variable(numpy.array([[1.0, 2.0], [3.0, 4.0]], numpy.float16))
+    b_value = numpy.array([[0.5, -1.0], [2.0, 0.25]], numpy.float64)
+    b = chainer.Variable(b_value.T.copy() if transb else b_value)
+    y = F.matmul(a, b, transb=transb)
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(y.array, a.array.astype(numpy.float64) @ b_value)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert a.grad.dtype == numpy.float16 and b.grad.dtype == numpy.float64
+    numpy.testing.assert_allclose(a.grad, numpy.ones((2, 2)) @ b_value.T, rtol=1e-3)
+    b_grad = a.array.astype(numpy.float64).T @ numpy.ones((2, 2))
+    numpy.testing.assert_allclose(b.grad, b_grad.T if transb else b_grad)
+
+
+def test_matmul_rejects_integer_operands():
+    with pytest.raises(type_check.InvalidType, match=r"b\.dtype\.kind == f"):
+        F.matmul(numpy.ones((2, 2), numpy.float32), numpy.ones((2, 2), numpy.int32))
 
 
 def test_batch_matmul_rejects_1d_operands():

@@ -3,8 +3,10 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
-from chainer import testing, utils
+from chainer import gradient_check, testing, utils
+from chainer.functions.math import sparse_matmul
 from chainer.utils import type_check
 
 # Entries stored per matrix: more than any 3 x 4 matrix has, so padding is always present.
@@ -105,5 +107,50 @@ def test_operand_combinations_and_shapes_are_checked():
         F.sparse_matmul(coo, coo)
     with pytest.raises(type_check.InvalidType, match=r"dn\.shape\[-2\] == 2"):
         F.sparse_matmul(coo, numpy.ones((3, 2)))
-    with pytest.raises(type_check.InvalidType, match=r"sp\.dtype == dn\.dtype"):
-        F.sparse_matmul(coo, numpy.ones((2, 2), numpy.float32))
+    with pytest.raises(type_check.InvalidType, match=r"dn\.dtype\.kind == f"):
+        F.sparse_matmul(coo, numpy.ones((2, 2), numpy.int32))
+
+
+@pytest.mark.parametrize("sparse_side", ["a", "b"])
+def test_mixed_dtypes_give_the_common_dtype_and_gradients_in_each_input_dtype(sparse_side):
+    dense_a = numpy.array([[0.0, 2.0], [1.0, 0.0]], numpy.float16)
+    dense_b = numpy.array([[1.0, 3.0], [0.5, 0.0]], numpy.float64)
+    if sparse_side == "a":
+        coo = utils.to_coo(dense_a, requires_grad=True)
+        other = chainer.Variable(dense_b)
+        y = F.sparse_matmul(coo, other)
+    else:
+        coo = utils.to_coo(dense_b, requires_grad=True)
+        other = chainer.Variable(dense_a)
+        y = F.sparse_matmul(other, coo)
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(y.array, dense_a.astype(numpy.float64) @ dense_b)
+    F.sum(y).backward()
+    assert coo.data.grad.dtype == coo.data.dtype
+    assert other.grad.dtype == other.dtype
+
+
+@testing.fix_random()
+@pytest.mark.parametrize("transa", [False, True])
+@pytest.mark.parametrize("transb", [False, True])
+@pytest.mark.parametrize("transc", [False, True])
+def test_coo_mat_mul_node_transposes_as_told(transa, transb, transc):
+    a = _sparse((3, 4), numpy.float64)
+    b = numpy.random.uniform(-1, 1, (4, 2))
+    a_in = a.T.copy() if transa else a
+    b_in = b.T.copy() if transb else b
+    coo = utils.to_coo(a_in)
+    node = sparse_matmul.CooMatMul(
+        coo.row, coo.col, coo.shape, coo.order, transa=transa, transb=transb, transc=transc
+    )
+    expected = _matmul_by_loops(a, b)
+    (y,) = node.apply((coo.data.array, b_in))
+    numpy.testing.assert_allclose(y.array, expected.T if transc else expected)
+
+    def op(data, dense):
+        return node.apply((data, dense))[0]
+
+    gy = numpy.random.uniform(-1, 1, y.shape)
+    ggx = (numpy.random.uniform(-1, 1, coo.data.shape), numpy.random.uniform(-1, 1, b_in.shape))
+    gradient_check.check_backward(op, (coo.data.array, b_in), gy)
+    gradient_check.check_double_backward(op, (coo.data.array, b_in), gy, ggx)

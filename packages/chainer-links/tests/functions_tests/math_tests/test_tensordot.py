@@ -3,6 +3,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
@@ -70,13 +71,32 @@ class TestTensorDot(testing.FunctionTestCase):
 
 def test_bad_axes_and_shapes_are_rejected():
     a = numpy.ones((2, 3))
-    with pytest.raises(type_check.InvalidType, match=r"a\.shape\[1\] == b\.shape\[0\]"):
+    with pytest.raises(
+        ValueError, match=r"shape mismatch: a\.shape\[1\] == 3 but b\.shape\[0\] == 4"
+    ):
         F.tensordot(a, numpy.ones((4, 2)), axes=1)
     with pytest.raises(ValueError, match=r"axes=3 must lie in \[0, min\(a\.ndim, b\.ndim\)\]"):
         F.tensordot(a, numpy.ones((3, 2)), axes=3)
     with pytest.raises(ValueError, match=r"the same length"):
         F.tensordot(a, numpy.ones((3, 2)), axes=([1], [0, 1]))
+    with pytest.raises(ValueError, match=r"pair of axis lists, got 0 items"):
+        F.tensordot(a, numpy.ones((3, 2)), axes=())
     with pytest.raises(TypeError, match=r"pair of axis lists"):
         F.tensordot(a, numpy.ones((3, 2)), axes="ij")
-    with pytest.raises(type_check.InvalidType, match=r"a\.dtype == b\.dtype"):
-        F.tensordot(a, numpy.ones((3, 2), numpy.float32), axes=1)
+    with pytest.raises(type_check.InvalidType, match=r"b\.dtype\.kind == f"):
+        F.tensordot(a, numpy.ones((3, 2), numpy.int32), axes=1)
+
+
+@testing.fix_random()
+def test_mixed_dtypes_give_the_common_dtype_and_gradients_in_each_input_dtype():
+    a = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float16))
+    b = chainer.Variable(numpy.random.uniform(-1, 1, (3, 4)).astype(numpy.float64))
+    y = F.tensordot(a, b, axes=1)
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(y.array, a.array.astype(numpy.float64) @ b.array)
+    gy = numpy.random.uniform(-1, 1, (2, 4))
+    y.grad = gy
+    y.backward()
+    assert a.grad.dtype == numpy.float16 and b.grad.dtype == numpy.float64
+    numpy.testing.assert_allclose(a.grad, gy @ b.array.T, rtol=1e-2, atol=1e-3)
+    numpy.testing.assert_allclose(b.grad, a.array.astype(numpy.float64).T @ gy)

@@ -5,6 +5,7 @@ import unittest
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
@@ -106,3 +107,11 @@ def test_arctan2_rejects_mismatched_dtypes_and_shapes():
 def test_arctan2_picks_the_quadrant():
     y = F.arctan2(numpy.array([1.0, 1.0, -1.0]), numpy.array([1.0, -1.0, -1.0]))
     numpy.testing.assert_allclose(y.array, [numpy.pi / 4, 3 * numpy.pi / 4, -3 * numpy.pi / 4])
+
+
+@pytest.mark.parametrize(
+    "name", ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "sqrt", "log1p"]
+)
+def test_elementwise_function_nodes_are_labelled_by_their_numpy_name(name):
+    y = getattr(F, name)(chainer.Variable(numpy.full(2, 0.5, numpy.float32)))
+    assert y.creator.label == name

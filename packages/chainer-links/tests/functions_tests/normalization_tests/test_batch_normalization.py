@@ -177,3 +177,13 @@ def test_fixed_batch_normalization_rejects_statistics_of_another_shape():
     p = numpy.ones(3, numpy.float32)
     with pytest.raises(type_check.InvalidType, match=r"mean\.shape == gamma\.shape"):
         F.fixed_batch_normalization(x, p, p, numpy.ones(2, numpy.float32), p)
+
+
+@pytest.mark.parametrize(
+    ("x_shape", "gamma_shape", "axis"), [((1, 3), (3,), None), ((1, 3, 1), (1, 3), 2)]
+)
+def test_batch_statistics_of_one_sample_warn(x_shape, gamma_shape, axis):
+    x = numpy.random.uniform(-1, 1, x_shape).astype(numpy.float32)
+    gamma, beta = numpy.ones(gamma_shape, numpy.float32), numpy.zeros(gamma_shape, numpy.float32)
+    with pytest.warns(UserWarning, match=r"no more than one sample"):
+        F.batch_normalization(x, gamma, beta, axis=axis)

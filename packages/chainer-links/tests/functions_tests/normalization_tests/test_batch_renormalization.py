@@ -116,10 +116,11 @@ def test_renormalization_rejects_gamma_of_another_shape():
         F.batch_renormalization(numpy.zeros((2, 3), numpy.float32), p, p, 2, 1)
 
 
-def test_fixed_batch_renormalization_is_fixed_batch_normalization():
+def test_fixed_batch_renormalization_is_deprecated_fixed_batch_normalization():
     x = numpy.random.uniform(-1, 1, (3, 2)).astype(numpy.float32)
     gamma, beta = numpy.float32([1.5, 0.5]), numpy.float32([0.1, -0.1])
     mean, var = numpy.float32([0.2, -0.3]), numpy.float32([0.5, 2.0])
-    y = F.fixed_batch_renormalization(x, gamma, beta, mean, var, eps=1e-3)
+    with pytest.warns(DeprecationWarning, match=r"Use fixed_batch_normalization instead"):
+        y = F.fixed_batch_renormalization(x, gamma, beta, mean, var, eps=1e-3)
     expected = gamma * (x - mean) / numpy.sqrt(var + 1e-3) + beta
     numpy.testing.assert_allclose(y.array, expected, rtol=1e-5)

@@ -136,3 +136,22 @@ def test_fixed_decorrelated_rejects_statistics_of_another_shape():
         F.fixed_decorrelated_batch_normalization(
             x, numpy.zeros((2, 2), numpy.float32), numpy.zeros((2, 2), numpy.float32), groups=2
         )
+
+
+def test_fixed_decorrelated_casts_statistics_of_another_float_dtype_to_x_dtype():
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (3, 4)))
+    mean = chainer.Variable(numpy.random.uniform(-1, 1, (2, 2)).astype(numpy.float32))
+    projection = numpy.random.uniform(-1, 1, (2, 2, 2)).astype(numpy.float32)
+    y = F.fixed_decorrelated_batch_normalization(x, mean, projection, groups=2)
+    assert y.dtype == numpy.float64
+    xg = _groups(x.array, 2)
+    expected = numpy.stack(
+        [p @ (g - m[:, None]) for g, m, p in zip(xg, mean.array.astype(float), projection)]
+    )
+    numpy.testing.assert_allclose(y.array, _ungroup(expected, (3, 4)), rtol=1e-6)
+    F.sum(y).backward()
+    assert mean.grad.dtype == numpy.float32
+    with pytest.raises(type_check.InvalidType, match=r"mean\.dtype\.kind == f"):
+        F.fixed_decorrelated_batch_normalization(
+            x, numpy.zeros((2, 2), numpy.int32), projection, groups=2
+        )

@@ -63,3 +63,11 @@ def test_normalize_second_derivatives_of_a_zero_vector_are_finite():
     (gx,) = chainer.grad([F.sum(y * y)], [x], enable_double_backprop=True)
     (ggx,) = chainer.grad([F.sum(gx * gx)], [x])
     assert numpy.isfinite(gx.array).all() and numpy.isfinite(ggx.array).all()
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_normalize_of_a_0d_input_over_no_axes_is_a_0d_array(dtype):
+    x = numpy.asarray(-3.0, dtype)
+    y = F.normalize(x, eps=1e-5, axis=())
+    assert type(y.array) is numpy.ndarray and y.shape == () and y.dtype == dtype
+    numpy.testing.assert_allclose(y.array, -3.0 / (3.0 + 1e-5), rtol=1e-3)

@@ -5,6 +5,7 @@ import itertools
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
@@ -105,6 +106,16 @@ def test_unpooling_fixed_ndim_rejects_other_shapes(func, shape, ndim):
         func(numpy.zeros(shape, numpy.float32), 2)
 
 
-def test_unpooling_rejects_non_positive_outsize():
-    with pytest.raises(ValueError, match=r"outsize must be positive integers, got \(0, 2\)"):
-        F.unpooling_2d(numpy.zeros((1, 1, 1, 1), numpy.float32), 2, outsize=(0, 2))
+def test_unpooling_rejects_negative_outsize():
+    with pytest.raises(ValueError, match=r"outsize must be non-negative integers, got \(-1, 2\)"):
+        F.unpooling_2d(numpy.zeros((1, 1, 1, 1), numpy.float32), 2, outsize=(-1, 2))
+
+
+def test_unpooling_into_an_empty_axis_gives_an_empty_image():
+    # ksize 1 and pad 1 crop a 2-pixel axis down to nothing, as in Chainer.
+    x = chainer.Variable(numpy.ones((1, 1, 3, 2), numpy.float32))
+    y = F.unpooling_2d(x, 1, stride=1, pad=1)
+    assert y.shape == (1, 1, 1, 0)
+    y.grad = numpy.zeros(y.shape, numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.zeros((1, 1, 3, 2)))

@@ -3,8 +3,10 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import gradient_check, testing
+from chainer.functions.rnn import lstm as lstm_module
 from chainer.utils import type_check
 
 from .conftest import FLOAT_DTYPES, loosen_for_float16
@@ -91,3 +93,30 @@ def test_lstm_rejects_mismatched_trailing_axes_and_dtypes():
         F.lstm(numpy.zeros((1, 2, 3), numpy.float32), numpy.zeros((1, 8, 4), numpy.float32))
     with pytest.raises(type_check.InvalidType, match=r"x\.dtype == c_prev\.dtype"):
         F.lstm(numpy.zeros((1, 2), numpy.float32), numpy.zeros((1, 8), numpy.float64))
+
+
+@testing.fix_random()
+@pytest.mark.parametrize("batch", [3, 2])
+def test_lstm_grad_node_gives_lstm_gradients_and_their_derivatives(batch):
+    c_prev = numpy.random.uniform(-1, 1, (3, 2, 4))
+    x = numpy.random.uniform(-1, 1, (batch, 8, 4))
+    gc = numpy.random.uniform(-1, 1, (3, 2, 4))
+    gh = numpy.random.uniform(-1, 1, (batch, 2, 4))
+    c_var, x_var = chainer.Variable(c_prev), chainer.Variable(x)
+    c_next, h = F.lstm(c_var, x_var)
+    expected = chainer.grad([c_next, h], [c_var, x_var], [gc, gh])
+    node = lstm_module.LSTMGrad()
+    gc_prev, gx = node.apply((c_prev, x, c_next.array, gc, gh))
+    numpy.testing.assert_allclose(gc_prev.array, expected[0].array)
+    numpy.testing.assert_allclose(gx.array, expected[1].array)
+    grad_outputs = (
+        numpy.random.uniform(-1, 1, c_prev.shape),
+        numpy.random.uniform(-1, 1, x.shape),
+    )
+    gradient_check.check_backward(
+        lstm_module.LSTMGrad(),  # callable, as Chainer's old-style LSTMGrad
+        (c_prev, x, c_next.array, gc, gh),
+        grad_outputs,
+        atol=1e-4,
+        rtol=1e-4,
+    )

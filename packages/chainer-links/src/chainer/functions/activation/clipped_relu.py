@@ -35,7 +35,9 @@ class ClippedReLU(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]
         self.retain_inputs((0,))
-        return (force_array(backend.get_array_module(x).clip(x, 0, self.cap)),)
+        # Bounds in x's dtype: NumPy 1 would promote a 0-d float16 x to float64.
+        low, high = x.dtype.type(0), x.dtype.type(self.cap)
+        return (force_array(backend.get_array_module(x).clip(x, low, high)),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0].array

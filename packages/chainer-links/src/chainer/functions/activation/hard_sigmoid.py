@@ -22,7 +22,8 @@ class HardSigmoid(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]
         self.retain_inputs((0,))
-        return (force_array(backend.get_array_module(x).clip(x * 0.2 + 0.5, 0, 1)),)
+        y = backend.get_array_module(x).clip(x * 0.2 + 0.5, 0, 1)
+        return (force_array(y, x.dtype),)  # NumPy 1 promotes a 0-d x to float64 here
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0].array

@@ -25,7 +25,9 @@ class LeakyReLU(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]
         self.retain_inputs((0,))
-        return (force_array(backend.get_array_module(x).where(x >= 0, x, x * self.slope)),)
+        # In x's dtype: NumPy 1 promotes a 0-d x times a Python float to float64.
+        y = backend.get_array_module(x).where(x >= 0, x, x * self.slope)
+        return (force_array(y, x.dtype),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0].array

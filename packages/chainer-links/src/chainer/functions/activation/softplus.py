@@ -29,7 +29,8 @@ class Softplus(FunctionNode):
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
         # logaddexp(0, t) = log(1 + exp(t)) without overflow for large t.
-        return (force_array(xp.logaddexp(0, x * self.beta) * (1 / self.beta)),)
+        y = xp.logaddexp(0, x * self.beta) * (1 / self.beta)
+        return (force_array(y, x.dtype),)  # NumPy 1 promotes a 0-d x to float64 here
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0]

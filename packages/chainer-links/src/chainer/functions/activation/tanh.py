@@ -35,7 +35,7 @@ class TanhGrad(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         self.retain_inputs((0, 1))
         y, gy = inputs
-        return (force_array(gy * (1 - y * y)),)
+        return (force_array(gy * (1 - y * y), gy.dtype),)  # NumPy 1 promotes 0-d to float64
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         y, gy = self.get_retained_inputs()

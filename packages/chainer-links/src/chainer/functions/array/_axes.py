@@ -1,4 +1,4 @@
-"""Axis checks shared by the functions that are permutations of axes (moveaxis, ...)."""
+"""Axis checks shared by the functions that permute axes (moveaxis, ...) or stack arrays."""
 
 from __future__ import annotations
 
@@ -20,3 +20,18 @@ def normalize_axis(axis, ndim: int, name: str = "axis") -> int:
             f"-{ndim} <= {name} < {ndim} (x.ndim == {ndim})", f"{name} == {axis}"
         )
     return axis % ndim
+
+
+def check_same_ndim(xs, low: int) -> None:
+    """Raise ``InvalidType`` unless all of ``xs`` have one ndim, and (below ``low`` axes,
+    where NumPy would first promote them) one shape, as Chainer's ``vstack``/``dstack``."""
+    ndim, shape = xs[0].ndim, tuple(xs[0].shape)
+    for i, x in enumerate(xs[1:], 1):
+        if x.ndim != ndim:
+            raise type_check.InvalidType(
+                f"in_types[0].ndim == in_types[{i}].ndim", f"{ndim} != {x.ndim}"
+            )
+        if ndim < low and tuple(x.shape) != shape:
+            raise type_check.InvalidType(
+                f"in_types[0].shape == in_types[{i}].shape", f"{shape} != {tuple(x.shape)}"
+            )

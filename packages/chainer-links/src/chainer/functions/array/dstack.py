@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from chainer._ops.array_ops import reshape
+from chainer.functions.array._axes import check_same_ndim
 from chainer.functions.array.concat import concat
 from chainer.variable import Variable
 
@@ -33,6 +34,10 @@ def dstack(xs) -> Variable:
     Returns:
         The concatenated variable.
 
+    Raises:
+        chainer.utils.type_check.InvalidType: The inputs differ in ndim, or (with fewer
+            than 3 dimensions) in shape.
+
     Example:
         >>> a = np.array([1, 2], np.float32)
         >>> b = np.array([3, 4], np.float32)
@@ -42,5 +47,6 @@ def dstack(xs) -> Variable:
     """
     if len(xs) == 0:
         raise ValueError("dstack needs at least one variable, got none")
+    check_same_ndim(xs, 3)
     xs = [reshape(x, _at_least_3d(x.shape)) if x.ndim < 3 else x for x in xs]
     return concat(xs, axis=2)

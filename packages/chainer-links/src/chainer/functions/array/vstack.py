@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from chainer._ops.array_ops import reshape
+from chainer.functions.array._axes import check_same_ndim
 from chainer.functions.array.concat import concat
 from chainer.variable import Variable
 
@@ -22,6 +23,10 @@ def vstack(xs) -> Variable:
     Returns:
         The concatenated variable.
 
+    Raises:
+        chainer.utils.type_check.InvalidType: The inputs differ in ndim, or (with fewer
+            than 2 dimensions) in shape.
+
     Example:
         >>> a = np.array([1, 2], np.float32)
         >>> b = np.array([3, 4], np.float32)
@@ -31,5 +36,6 @@ def vstack(xs) -> Variable:
     """
     if len(xs) == 0:
         raise ValueError("vstack needs at least one variable, got none")
+    check_same_ndim(xs, 2)
     xs = [reshape(x, (1, x.size)) if x.ndim < 2 else x for x in xs]
     return concat(xs, axis=0)

@@ -7,6 +7,7 @@ from chainer._ops.matmul import matmul
 from chainer.functions.array.im2col import im2col
 from chainer.functions.connection._checks import checking, expect_float, expect_ndim, fail
 from chainer.functions.connection._conv_args import ConvArgs
+from chainer.functions.rnn._recompute import Recompute
 from chainer.variable import Variable
 
 
@@ -39,15 +40,14 @@ def local_convolution_2d(x, W, b=None, stride=1) -> Variable:
     :func:`convolution_2d` without padding, but every output position has its own kernel.
 
     Args:
-        x: Input of shape ``(n, c_in, h, w)`` (float).
-        W: Weight of shape ``(c_out, out_h, out_w, c_in, kh, kw)``, where
-            ``out_h = (h - kh) // sy + 1`` and ``out_w = (w - kw) // sx + 1``; a float dtype
-            other than ``x``'s is cast to it (its gradient keeps ``W``'s dtype), as in Chainer.
-        b: Optional bias of shape ``(c_out, out_h, out_w)``, of ``x``'s dtype.
+        x: Input of shape ``(n, c_in, h, w)`` (float); the output has its dtype.
+        W: Weight of shape ``(c_out, out_h, out_w, c_in, kh, kw)`` (any float dtype), where
+            ``out_h = (h - kh) // sy + 1`` and ``out_w = (w - kw) // sx + 1``.
+        b: Optional bias of shape ``(c_out, out_h, out_w)``.
         stride: Stride ``sy, sx``: an int or a pair.
 
     Returns:
-        A variable of shape ``(n, c_out, out_h, out_w)`` and ``x``'s dtype.
+        A variable of shape ``(n, c_out, out_h, out_w)``.
 
     Raises:
         InvalidType: Wrong dtypes or ranks, mismatching channels, or a ``W`` whose output
@@ -68,9 +68,21 @@ def local_convolution_2d(x, W, b=None, stride=1) -> Variable:
     positions, taps = out_h * out_w, c_in * kh * kw
     col = im2col(x, (kh, kw), args.stride)  # (n, c_in * kh * kw, out_h, out_w)
     col = transpose(reshape(col, (n, taps, positions)), (2, 0, 1))
-    if W.dtype != x.dtype:
-        W = cast(W, x.dtype)
     w = transpose(reshape(W, (c_out, positions, taps)), (1, 2, 0))
     y = matmul(col, w)  # one (n, taps) x (taps, c_out) product per position
     y = reshape(transpose(y, (1, 2, 0)), (n, c_out, out_h, out_w))
+    if y.dtype != x.dtype:  # a W of another float dtype: the output keeps x's, as in Chainer
+        y = cast(y, x.dtype)
     return y if b is None else y + b
+
+
+class LocalConvolution2DFunction(Recompute):
+    """:func:`local_convolution_2d` as one graph node, applied to ``(x, W)`` or ``(x, W, b)``.
+
+    Chainer's public node class; its gradients (of any order) come from evaluating the
+    function again with differentiable operations.
+    """
+
+    def __init__(self, stride=1) -> None:
+        self.stride = stride
+        super().__init__(lambda *inputs: (local_convolution_2d(*inputs, stride=stride),))

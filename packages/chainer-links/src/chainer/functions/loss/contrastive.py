@@ -9,7 +9,7 @@ from chainer.functions.loss import _checks
 from chainer.utils import force_array, type_check
 from chainer.variable import Variable
 
-# Distances are clamped to this before dividing by them; float16 can still represent it.
+# Below this distance a pair counts as coincident (no direction to push it along).
 _MIN_DISTANCE = 1e-7
 
 
@@ -61,12 +61,14 @@ class Contrastive(FunctionNode):
         dist_arr = xp.sqrt(dist_sq.array)
         # Where the margin is met (or the pair is similar) no push applies: a constant mask.
         pushed = ((self.margin - dist_arr > 0) & (self._similar[:, None] == 0)).astype(x0.dtype)
-        # sqrt through the variable keeps the push differentiable; the clamp only guards 0/0.
+        # sqrt through the variable keeps the push differentiable. Below _MIN_DISTANCE the
+        # distance is taken as 1 in the direction diff / d (so it stays finite in float16,
+        # where tiny squares underflow) and as 0 in the margin term.
         tiny = (dist_arr < _MIN_DISTANCE).astype(x0.dtype)
-        dist = (dist_sq * (1 - tiny) + tiny * _MIN_DISTANCE**2) ** 0.5
+        dist = (dist_sq + tiny) ** 0.5
         similar = Variable(self._similar[:, None], requires_grad=False)
-        push = (self.margin - dist) / dist * pushed
-        gx0 = (similar - push) * diff * gy
+        push = (self.margin - dist * (1 - tiny)) * (diff / dist) * pushed
+        gx0 = (similar * diff - push) * gy
         return tuple([gx0 if i == 0 else -gx0 for i in indexes])
 
 

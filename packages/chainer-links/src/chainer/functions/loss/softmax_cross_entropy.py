@@ -100,6 +100,14 @@ class SoftmaxCrossEntropy(FunctionNode):
         self.ignore_label = ignore_label
         self.reduce = reduce
         self.soft_target_loss = soft_target_loss
+        self._x_shape = None
+
+    @property
+    def y(self):
+        """The softmax of the scores kept by the forward pass (``cache_score``), else None."""
+        if self._y is None:
+            return None
+        return _unrows(self._y, self._x_shape)
 
     def _check_arrays(self, in_data: tuple) -> None:
         # Direct checks: this is the hot loss of every classifier, so no expression trees.
@@ -133,6 +141,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         if self.cache_score:
             exp_shifted /= total
             self._y = exp_shifted
+            self._x_shape = x.shape
         if t.dtype.kind == "f":
             targets = _rows(t).astype(shifted.dtype, copy=False)
             loss = self._soft_target_loss(xp, shifted - log_total, targets)
@@ -280,8 +289,8 @@ class _SoftmaxCrossEntropyGrad(FunctionNode):
 def _check_class_weight(class_weight) -> None:
     if class_weight is None:
         return
-    if isinstance(class_weight, Variable):
-        raise TypeError(
+    if isinstance(class_weight, Variable):  # a ValueError, as in Chainer
+        raise ValueError(
             "class_weight must be a numpy.ndarray or cupy.ndarray, not a chainer.Variable"
         )
     if getattr(class_weight, "ndim", None) != 1:

@@ -13,8 +13,10 @@ from chainer.variable import Variable
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 
-def _reduce_sum(loss: Variable, reduce: str) -> Variable:
-    return array_ops.sum(loss) if reduce == "sum" else loss
+def _reduce(loss: Variable, reduce: str) -> Variable:
+    if reduce == "sum":
+        return array_ops.sum(loss)
+    return array_ops.mean(loss) if reduce == "mean" else loss
 
 
 def _as_variable(x) -> Variable:
@@ -29,7 +31,8 @@ def gaussian_kl_divergence(mean, ln_var, reduce: str = "sum") -> Variable:
     Args:
         mean: Means of the diagonal Gaussian, float.
         ln_var: Log-variances, of the shape and dtype of ``mean``.
-        reduce: ``'sum'`` for the total, ``'no'`` for the elementwise values.
+        reduce: ``'sum'`` for the total, ``'mean'`` for the mean of the elementwise values,
+            ``'no'`` for the elementwise values.
 
     Returns:
         A scalar variable or one of the shape of ``mean``.
@@ -39,10 +42,10 @@ def gaussian_kl_divergence(mean, ln_var, reduce: str = "sum") -> Variable:
         >>> F.gaussian_kl_divergence(mean, numpy.zeros_like(mean)).array
         array(0.5, dtype=float32)
     """
-    _checks.check_reduce(reduce, ("sum", "no"))
+    _checks.check_reduce(reduce, ("sum", "mean", "no"))
     mean, ln_var = _as_variable(mean), _as_variable(ln_var)
     loss = (mean * mean + exp(ln_var) - ln_var - 1) * 0.5
-    return _reduce_sum(loss, reduce)
+    return _reduce(loss, reduce)
 
 
 def gaussian_nll(x, mean, ln_var, reduce: str = "sum") -> Variable:
@@ -54,7 +57,8 @@ def gaussian_nll(x, mean, ln_var, reduce: str = "sum") -> Variable:
         x: Observations, float.
         mean: Means, broadcastable with ``x``.
         ln_var: Log-variances, broadcastable with ``x``.
-        reduce: ``'sum'`` for the total, ``'no'`` for the elementwise values.
+        reduce: ``'sum'`` for the total, ``'mean'`` for the mean of the elementwise values,
+            ``'no'`` for the elementwise values.
 
     Returns:
         A scalar variable or one of the broadcast shape.
@@ -64,11 +68,11 @@ def gaussian_nll(x, mean, ln_var, reduce: str = "sum") -> Variable:
         >>> F.gaussian_nll(x, numpy.zeros_like(x), numpy.zeros_like(x), reduce='no').array
         array([0.9189385, 2.9189386], dtype=float32)
     """
-    _checks.check_reduce(reduce, ("sum", "no"))
+    _checks.check_reduce(reduce, ("sum", "mean", "no"))
     x, mean, ln_var = _as_variable(x), _as_variable(mean), _as_variable(ln_var)
     diff = x - mean
     loss = ln_var * 0.5 + _HALF_LOG_2PI + diff * diff * exp(-ln_var) * 0.5
-    return _reduce_sum(loss, reduce)
+    return _reduce(loss, reduce)
 
 
 def bernoulli_nll(x, y, reduce: str = "sum") -> Variable:
@@ -80,7 +84,8 @@ def bernoulli_nll(x, y, reduce: str = "sum") -> Variable:
     Args:
         x: Observations in ``[0, 1]``, float.
         y: Logits of the shape and dtype of ``x``.
-        reduce: ``'sum'`` for the total, ``'no'`` for the elementwise values.
+        reduce: ``'sum'`` for the total, ``'mean'`` for the mean of the elementwise values,
+            ``'no'`` for the elementwise values.
 
     Returns:
         A scalar variable or one of the shape of ``x``.
@@ -90,6 +95,6 @@ def bernoulli_nll(x, y, reduce: str = "sum") -> Variable:
         >>> F.bernoulli_nll(x, numpy.zeros_like(x)).array
         array(1.3862944, dtype=float32)
     """
-    _checks.check_reduce(reduce, ("sum", "no"))
+    _checks.check_reduce(reduce, ("sum", "mean", "no"))
     x, y = _as_variable(x), _as_variable(y)
-    return _reduce_sum(softplus(y) - x * y, reduce)
+    return _reduce(softplus(y) - x * y, reduce)

@@ -13,12 +13,16 @@ class UnaryFloat(FunctionNode):
 
     Subclasses name the array-module function in ``_xp_name`` (or override ``_compute``), say
     what backward needs in ``_retain`` (``"x"``, ``"y"`` or ``"xy"``) and write
-    ``backward``.
+    ``backward``. The label is the array-module name (``sin``), as Chainer's.
     """
 
     is_elementwise = True
     _xp_name = ""
     _retain = "x"
+
+    @property
+    def label(self) -> str:
+        return self._xp_name or type(self).__name__
 
     def check_type_forward(self, in_types) -> None:
         type_check.argname(in_types, ("x",))

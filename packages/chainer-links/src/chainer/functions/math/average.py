@@ -1,10 +1,9 @@
-"""(Weighted) averages. The unweighted and single-axis cases are the core's ``mean``; this
-module adds Chainer's elementwise weights for ``axis=None``."""
+"""(Weighted) averages: Chainer's public name for the core's ``mean`` (``Variable.mean``)."""
 
 from __future__ import annotations
 
 from chainer._ops import array_ops
-from chainer.variable import Variable, as_variable
+from chainer.variable import Variable
 
 __all__ = ["average", "mean"]
 
@@ -30,16 +29,7 @@ def average(x, axis=None, weights=None, keepdims: bool = False) -> Variable:
         >>> F.average(np.array([1.0, 3.0]), weights=np.array([3.0, 1.0])).array
         array(1.5)
     """
-    if weights is None or axis is not None:
-        return array_ops.mean(x, axis, weights, keepdims)
-    x = as_variable(x)
-    w = as_variable(weights)
-    if w.shape != x.shape:
-        raise ValueError(
-            f"weights must have the shape of x {x.shape} when axis is None, got {w.shape}"
-        )
-    total = array_ops.sum(x * w, None, keepdims)
-    return total / array_ops.broadcast_to(array_ops.sum(w), total.shape)
+    return array_ops.mean(x, axis, weights, keepdims)
 
 
 mean = average

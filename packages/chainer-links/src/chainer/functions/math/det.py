@@ -5,7 +5,7 @@ from __future__ import annotations
 from chainer import backend, utils
 from chainer._ops.array_ops import broadcast_to, reshape, transpose
 from chainer.function_node import FunctionNode
-from chainer.functions.math._linalg import expect_square_matrices
+from chainer.functions.math._linalg import expect_square_matrices, lapack_array
 from chainer.functions.math.inv import batch_inv
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
@@ -16,14 +16,14 @@ class BatchDet(FunctionNode):
 
     def check_type_forward(self, in_types) -> None:
         type_check.argname(in_types, ("a",))
-        expect_square_matrices(in_types[0], 3)
+        expect_square_matrices(in_types[0], 3, half=True)
 
     def forward(self, inputs: tuple) -> tuple:
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         (a,) = inputs
         xp = backend.get_array_module(a)
-        return (utils.force_array(xp.linalg.det(a), a.dtype),)
+        return (utils.force_array(xp.linalg.det(lapack_array(a)), a.dtype),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         (a,) = self.get_retained_inputs()
@@ -36,8 +36,8 @@ def batch_det(a) -> Variable:
     """Determinants of a batch of square matrices.
 
     Args:
-        a (:class:`~chainer.Variable` or :ref:`ndarray`): ``(B, N, N)`` matrices of dtype
-            float32 or float64.
+        a (:class:`~chainer.Variable` or :ref:`ndarray`): ``(B, N, N)`` matrices of a float
+            dtype (float16 is computed in float32).
 
     Returns:
         ~chainer.Variable: The ``(B,)`` determinants. The gradient needs invertible matrices.
@@ -53,8 +53,8 @@ def det(a) -> Variable:
     """Determinant of a square matrix.
 
     Args:
-        a (:class:`~chainer.Variable` or :ref:`ndarray`): An ``(N, N)`` matrix of dtype
-            float32 or float64.
+        a (:class:`~chainer.Variable` or :ref:`ndarray`): An ``(N, N)`` matrix of a float
+            dtype (float16 is computed in float32).
 
     Returns:
         ~chainer.Variable: The 0-d determinant. The gradient needs an invertible matrix.

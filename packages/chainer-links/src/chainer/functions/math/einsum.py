@@ -20,11 +20,6 @@ def _parse(subscripts: str, shapes: list) -> tuple:
     Raises:
         ValueError: For malformed subscripts or a term that does not fit its operand.
     """
-    if not isinstance(subscripts, str):
-        raise TypeError(
-            "einsum takes the subscripts string first, as einsum('ij,jk->ik', a, b); "
-            f"got {type(subscripts).__name__}"
-        )
     spec = subscripts.replace(" ", "")
     inputs, arrow, output = spec.partition("->")
     terms = inputs.split(",")
@@ -36,6 +31,8 @@ def _parse(subscripts: str, shapes: list) -> tuple:
         letters = term.replace("...", "")
         if any(c not in _LETTERS for c in letters):
             raise ValueError(f"invalid subscripts {subscripts!r}: use letters, ',' and '->'")
+    if "..." in output and "..." not in inputs:
+        raise ValueError(f"the output of {subscripts!r} has '...' but no input has")
     spare = [c for c in _LETTERS if c not in spec]
     n_ellipsis = 0
     for term, shape in zip(terms, shapes):
@@ -135,13 +132,39 @@ class EinSum(FunctionNode):
         return g if g.shape == x.shape else broadcast_to(g, x.shape)
 
 
+def _sublist_term(sublist) -> str:
+    """A subscripts term from NumPy's sublist form: ints (axis labels) and ``Ellipsis``."""
+    term = []
+    for label in sublist:
+        if label is Ellipsis:
+            term.append("...")
+        elif isinstance(label, int) and 0 <= label < len(_LETTERS):
+            term.append(_LETTERS[label])
+        else:
+            raise ValueError(
+                f"sublist labels must be ints in [0, {len(_LETTERS)}) or Ellipsis, got {label!r}"
+            )
+    return "".join(term)
+
+
+def _from_sublists(operands: tuple) -> tuple:
+    """``(subscripts, arrays)`` from ``(a, sublist_a, b, sublist_b, ..., [sublist_out])``."""
+    arrays = operands[0::2][: len(operands) // 2]
+    terms = [_sublist_term(sub) for sub in operands[1::2]]
+    subscripts = ",".join(terms)
+    if len(operands) % 2:
+        subscripts += "->" + _sublist_term(operands[-1])
+    return subscripts, arrays
+
+
 def einsum(*operands) -> Variable:
-    """Einstein summation, as :func:`numpy.einsum` with a subscripts string.
+    """Einstein summation, as :func:`numpy.einsum`.
 
     Args:
         operands: The subscripts string (``'ij,jk->ik'``; ``...`` stands for broadcast axes,
             and without ``->`` the output has the letters used once, sorted), then the
             :class:`~chainer.Variable` or :ref:`ndarray` operands, of one floating-point dtype.
+            NumPy's sublist form is accepted too: ``einsum(a, [0, 1], b, [1, 2], [0, 2])``.
 
     Returns:
         ~chainer.Variable: The result.
@@ -155,7 +178,10 @@ def einsum(*operands) -> Variable:
     """
     if not operands:
         raise TypeError("einsum needs a subscripts string and at least one operand")
-    subscripts, arrays = operands[0], operands[1:]
+    if isinstance(operands[0], str):
+        subscripts, arrays = operands[0], operands[1:]
+    else:
+        subscripts, arrays = _from_sublists(operands)
     if not arrays:
         raise TypeError("einsum needs at least one operand after the subscripts")
     in_terms, out_term = _parse(subscripts, [a.shape for a in arrays])

@@ -7,7 +7,7 @@ import numpy
 from chainer import backend
 from chainer._ops.matmul import matmul
 from chainer.function_node import FunctionNode
-from chainer.functions.math._linalg import expect_square_matrices
+from chainer.functions.math._linalg import expect_square_matrices, lapack_array
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -19,14 +19,14 @@ class _Inverse(FunctionNode):
 
     def check_type_forward(self, in_types) -> None:
         type_check.argname(in_types, ("a",))
-        expect_square_matrices(in_types[0], self._ndim)
+        expect_square_matrices(in_types[0], self._ndim, half=True)
 
     def forward(self, inputs: tuple) -> tuple:
         self.retain_outputs((0,))
         (a,) = inputs
         xp = backend.get_array_module(a)
         try:
-            y = xp.linalg.inv(a)
+            y = xp.linalg.inv(lapack_array(a))
         except numpy.linalg.LinAlgError as e:
             raise ValueError(f"{self.label}: the input has singular matrices ({e})") from e
         return (y.astype(a.dtype, copy=False),)
@@ -48,8 +48,8 @@ def inv(a) -> Variable:
     """Inverse of a square matrix.
 
     Args:
-        a (:class:`~chainer.Variable` or :ref:`ndarray`): An ``(N, N)`` matrix of dtype
-            float32 or float64.
+        a (:class:`~chainer.Variable` or :ref:`ndarray`): An ``(N, N)`` matrix of a float
+            dtype (float16 is computed in float32).
 
     Returns:
         ~chainer.Variable: The ``(N, N)`` inverse.
@@ -69,8 +69,8 @@ def batch_inv(a) -> Variable:
     """Inverses of a batch of square matrices.
 
     Args:
-        a (:class:`~chainer.Variable` or :ref:`ndarray`): ``(B, N, N)`` matrices of dtype
-            float32 or float64.
+        a (:class:`~chainer.Variable` or :ref:`ndarray`): ``(B, N, N)`` matrices of a float
+            dtype (float16 is computed in float32).
 
     Returns:
         ~chainer.Variable: The ``(B, N, N)`` inverses.

@@ -29,8 +29,10 @@ def _split_axes(axes, a_ndim: int, b_ndim: int) -> tuple:
                 f"axes={n} must lie in [0, min(a.ndim, b.ndim)] = [0, {min(a_ndim, b_ndim)}]"
             )
         return list(range(a_ndim - n, a_ndim)), list(range(n))
-    if not (isinstance(axes, (tuple, list)) and len(axes) == 2):
+    if not isinstance(axes, (tuple, list)):
         raise TypeError(f"axes must be an int or a pair of axis lists, got {axes!r}")
+    if len(axes) != 2:
+        raise ValueError(f"axes must be a pair of axis lists, got {len(axes)} items: {axes!r}")
     a_axes = _as_axis_list(axes[0], "axes[0]")
     b_axes = _as_axis_list(axes[1], "axes[1]")
     if len(a_axes) != len(b_axes):
@@ -42,22 +44,28 @@ def _split_axes(axes, a_ndim: int, b_ndim: int) -> tuple:
 
 
 class TensorDot(FunctionNode):
-    """``numpy.tensordot(a, b, axes)``; the gradients are tensor dots with ``gy``."""
+    """``numpy.tensordot(a, b, axes)``; the gradients are tensor dots with ``gy``.
 
-    def __init__(self, axes=2) -> None:
+    Operands of different float dtypes give their common dtype, unless ``dtype`` names the
+    output's dtype.
+    """
+
+    def __init__(self, axes=2, dtype=None) -> None:
         self.axes = axes
+        self.dtype = dtype
 
     def check_type_forward(self, in_types) -> None:
         type_check.argname(in_types, ("a", "b"))
         a_type, b_type = in_types
-        type_check.expect(a_type.dtype.kind == "f", a_type.dtype == b_type.dtype)
+        type_check.expect(a_type.dtype.kind == "f", b_type.dtype.kind == "f")
         a_shape = type_check.eval(a_type.shape)
         b_shape = type_check.eval(b_type.shape)
         a_axes, b_axes = _split_axes(self.axes, len(a_shape), len(b_shape))
         for i, j in zip(a_axes, b_axes):
-            if a_shape[i] != b_shape[j]:
-                raise type_check.InvalidType(
-                    f"a.shape[{i}] == b.shape[{j}]", f"{a_shape[i]} != {b_shape[j]}"
+            if a_shape[i] != b_shape[j]:  # a ValueError, as numpy.tensordot's and Chainer's
+                raise ValueError(
+                    f"shape mismatch: a.shape[{i}] == {a_shape[i]} but b.shape[{j}] == "
+                    f"{b_shape[j]} (a.shape={a_shape}, b.shape={b_shape})"
                 )
 
     def forward(self, inputs: tuple) -> tuple:
@@ -66,7 +74,8 @@ class TensorDot(FunctionNode):
         self.a_axes, self.b_axes = _split_axes(self.axes, a.ndim, b.ndim)
         xp = backend.get_array_module(a, b)
         y = xp.tensordot(a, b, axes=(self.a_axes, self.b_axes))
-        return (utils.force_array(y, a.dtype),)
+        dtype = numpy.result_type(a.dtype, b.dtype) if self.dtype is None else self.dtype
+        return (utils.force_array(y, dtype),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         a, b = self.get_retained_inputs()
@@ -78,14 +87,18 @@ class TensorDot(FunctionNode):
         grads = []
         for i in indexes:
             if i == 0:
-                g = tensordot(gy, b, (list(range(n_a_free, gy.ndim)), b_free))
+                g = _tensordot(gy, b, (list(range(n_a_free, gy.ndim)), b_free), a.dtype)
                 # g's axes: a_free, then the contracted axes of b in b's order.
                 order = a_free + [a_axes[b_axes.index(j)] for j in sorted(b_axes)]
             else:
-                g = tensordot(a, gy, (a_free, list(range(n_a_free))))
+                g = _tensordot(a, gy, (a_free, list(range(n_a_free))), b.dtype)
                 order = [b_axes[a_axes.index(k)] for k in sorted(a_axes)] + b_free
             grads.append(_to_order(g, order))
         return tuple(grads)
+
+
+def _tensordot(x, y, axes, dtype) -> Variable:
+    return TensorDot(axes, dtype).apply((x, y))[0]
 
 
 def _to_order(g: Variable, order: list) -> Variable:
@@ -100,8 +113,8 @@ def tensordot(a, b, axes=2) -> Variable:
     Args:
         a (:class:`~chainer.Variable` or :ref:`ndarray`): The first operand, of a
             floating-point dtype.
-        b (:class:`~chainer.Variable` or :ref:`ndarray`): The second operand, of the dtype of
-            ``a``.
+        b (:class:`~chainer.Variable` or :ref:`ndarray`): The second operand, of a
+            floating-point dtype; the product has the common dtype of ``a`` and ``b``.
         axes (int or pair of sequences): An int ``n`` contracts the last ``n`` axes of ``a``
             with the first ``n`` of ``b``; a pair ``(a_axes, b_axes)`` names them.
 

@@ -40,7 +40,7 @@ class Gaussian(FunctionNode):
             self.eps = xp.random.standard_normal(ln_var.shape).astype(mean.dtype)
         elif self.eps.dtype != mean.dtype:  # the gradient must keep the inputs' dtype too
             self.eps = self.eps.astype(mean.dtype)
-        noise = xp.exp(ln_var * 0.5)
+        noise = xp.exp(ln_var * ln_var.dtype.type(0.5))  # NumPy 1 promotes a 0-d x * 0.5
         noise *= self.eps
         return (force_array(mean + noise),)
 

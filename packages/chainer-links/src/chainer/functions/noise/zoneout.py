@@ -37,7 +37,8 @@ class Zoneout(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         h, x = inputs
         xp = backend.get_array_module(x)
-        take_x = xp.random.random_sample(x.shape) >= self.zoneout_ratio
+        # rand(*shape), as in Chainer: code that fixes the draw by patching it keeps working.
+        take_x = xp.asarray(xp.random.rand(*x.shape)) >= self.zoneout_ratio
         self.flag_x = take_x
         self.flag_h = ~take_x
         return (force_array(xp.where(take_x, x, h)),)
@@ -57,7 +58,7 @@ def zoneout(h, x, ratio: float = 0.5, **kwargs) -> Variable:
     Args:
         h: Previous state, a variable or array of floating-point dtype.
         x: New state, of ``h``'s shape and dtype.
-        ratio: Probability of keeping each element of ``h``, in ``[0, 1]`` (1 keeps ``h``).
+        ratio: Probability of keeping each element of ``h``, in ``[0, 1]``.
 
     Returns:
         A variable of ``x``'s shape and dtype.

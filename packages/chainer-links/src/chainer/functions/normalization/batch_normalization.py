@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from chainer import backend
 from chainer._ops.array_ops import broadcast_to, cast, reshape
 from chainer._ops.array_ops import sum as _sum
@@ -35,6 +37,14 @@ class BatchNormalization(FunctionNode):
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
         self.axes = axes = _stats.reduced_axes(x.ndim, gamma.ndim, self.axis)
+        if x.size <= gamma.size:
+            warnings.warn(
+                "A batch with no more than one sample has been given. F.batch_normalization "
+                "requires more than one sample in the training mode to compute the batch "
+                f"statistics (x.shape={x.shape}, reduced axes {axes}).",
+                UserWarning,
+                stacklevel=3,
+            )
         expand = _stats.keepdims_shape(x.shape, axes)
         dtype = _stats.compute_dtype(x.dtype, gamma.dtype)
         mean = x.mean(axis=axes, dtype=dtype)

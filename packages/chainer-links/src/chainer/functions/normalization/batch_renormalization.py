@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from chainer import backend
 from chainer._ops.array_ops import cast
 from chainer.function_node import FunctionNode
@@ -138,5 +140,11 @@ def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5) -> Variable
     """Batch renormalization at inference time: :func:`fixed_batch_normalization`.
 
     With the running statistics in place of the batch ones, ``r = 1`` and ``d = 0``.
+    Deprecated, as in Chainer: it warns and calls :func:`fixed_batch_normalization`.
     """
+    warnings.warn(
+        "fixed_batch_renormalization is deprecated. Use fixed_batch_normalization instead.",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     return fixed_batch_normalization(x, gamma, beta, mean, var, eps)

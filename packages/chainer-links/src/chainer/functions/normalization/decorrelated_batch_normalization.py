@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 
 from chainer import backend
-from chainer._ops.array_ops import reshape, transpose
+from chainer._ops.array_ops import cast, reshape, transpose
 from chainer._ops.matmul import matmul
 from chainer.function_node import FunctionNode
 from chainer.functions.normalization import _stats
@@ -174,8 +174,9 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16) -> Va
 
     Args:
         x: Input of floating-point dtype and shape ``(n, c, ...)``.
-        mean: Means of shape ``(groups, C)`` with ``C = c // groups``.
-        projection: Whitening matrices of shape ``(groups, C, C)``.
+        mean: Means of shape ``(groups, C)`` with ``C = c // groups``, of a float dtype
+            (cast to ``x``'s).
+        projection: Whitening matrices of shape ``(groups, C, C)``, likewise.
         groups: Number of channel groups; must divide ``c``.
 
     Returns:
@@ -190,15 +191,18 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16) -> Va
                [0., 0., 0., 0.]], dtype=float32)
     """
     groups, size = _check_groups(x, groups)
+    statistics = []
     for name, value, shape in (
         ("mean", mean, (groups, size)),
         ("projection", projection, (groups, size, size)),
     ):
-        if tuple(value.shape) != shape or value.dtype != x.dtype:
+        if tuple(value.shape) != shape or value.dtype.kind != "f":
             raise type_check.InvalidType(
-                f"{name}.shape == {shape} and {name}.dtype == {numpy.dtype(x.dtype)}",
+                f"{name}.shape == {shape} and {name}.dtype.kind == f",
                 f"{name}.shape == {tuple(value.shape)}, {name}.dtype == {value.dtype}",
             )
+        statistics.append(value if value.dtype == x.dtype else cast(value, x.dtype))
+    mean, projection = statistics
     shape = tuple(x.shape)
     axes = _channel_axes(len(shape))
     xg = reshape(transpose(x, axes), (groups, size, -1))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chainer import backend
+from chainer import backend, utils
 from chainer._ops.array_ops import sum as _sum
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
@@ -30,7 +30,7 @@ class NormalizeL2(FunctionNode):
         xp = backend.get_array_module(x)
         norm = xp.sqrt(xp.sum(xp.square(x), axis=self.axis, keepdims=True))
         norm += x.dtype.type(self.eps)
-        return (x / norm,)
+        return (utils.force_array(x / norm),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         # gx = gy / (n + eps) - x * sum(x * gy) / (n * (n + eps) ** 2), n = ||x||. Where

@@ -91,7 +91,8 @@ class Window:
                 conv.get_deconv_outsize(o, k, s, p, cover_all)
                 for o, k, s, p in zip(outs, ksize, stride, pad)
             )
-        dims = _positive_ints("outsize", conv_nd.as_tuple(outsize, len(outs)))
+        # An empty axis is a valid (if useless) image, as in Chainer.
+        dims = _positive_ints("outsize", conv_nd.as_tuple(outsize, len(outs)), allow_zero=True)
         return cls(ksize, stride, pad, dims, outs)
 
     def pooled_dims(self, cover_all: bool) -> tuple:

@@ -73,48 +73,57 @@ def zeros_like(template: Variable) -> Variable:
     return Variable(template.xp.zeros_like(template.array), requires_grad=False)
 
 
-def cell_forward(xp, a, i, o, fs: list, cs: list) -> tuple:
-    """The new cell ``c`` and output ``h`` from pre-activation gate arrays."""
-    c = xp.tanh(a) * sigmoid_array(xp, i)
+def cell_forward(xp, inputs: list, o, fs: list, cs: list) -> tuple:
+    """The new cell ``c`` and output ``h`` from pre-activation gate arrays.
+
+    ``inputs`` holds ``(a, i)`` pairs, each adding ``tanh(a) * sigmoid(i)`` to the cell (one
+    pair for an LSTM, one per child for an S-LSTM).
+    """
+    c = None
+    for a, i in inputs:
+        term = xp.tanh(a) * sigmoid_array(xp, i)
+        c = term if c is None else c + term
     for f, c_prev in zip(fs, cs):
         c += sigmoid_array(xp, f) * c_prev
     h = sigmoid_array(xp, o) * xp.tanh(c)
     return c, h
 
 
-def cell_backward(a, i, o, fs: list, cs: list, gc, gh) -> tuple:
+def cell_backward(inputs: list, o, fs: list, cs: list, gc, gh) -> tuple:
     """Gradients of the pre-activation gates and of the previous cells, as variables.
 
     The activations are recomputed from the gate variables, so the results are differentiable
     again (double backprop).
 
     Args:
-        a, i, o: Pre-activation gate variables.
+        inputs: ``(a, i)`` pairs of pre-activation gate variables (see :func:`cell_forward`).
+        o: Pre-activation output-gate variable.
         fs: Pre-activation forget-gate variables, one per previous cell.
         cs: Previous cell variables.
         gc: Gradient of the new cell (``None`` for zero).
         gh: Gradient of the output (``None`` for zero).
 
     Returns:
-        ``(ga, gi, go, gfs, gcs)``.
+        ``(gas, gis, go, gfs, gcs)``, the first two with one entry per pair of ``inputs``.
     """
-    a = tanh(a)
-    i = sigmoid(i)
+    acts = [(tanh(a), sigmoid(i)) for a, i in inputs]
     o = sigmoid(o)
     fs = [sigmoid(f) for f in fs]
     if gh is None:
         go = zeros_like(gc)
         gc_total = gc
     else:
-        c = a * i
+        c = None
+        for a, i in acts:
+            c = a * i if c is None else c + a * i
         for f, c_prev in zip(fs, cs):
             c = c + f * c_prev
         tanh_c = tanh(c)
         go = gh * tanh_c * o * (1 - o)
         gc_from_h = gh * o * (1 - tanh_c * tanh_c)
         gc_total = gc_from_h if gc is None else gc + gc_from_h
-    ga = gc_total * i * (1 - a * a)
-    gi = gc_total * a * i * (1 - i)
+    gas = [gc_total * i * (1 - a * a) for a, i in acts]
+    gis = [gc_total * a * i * (1 - i) for a, i in acts]
     gfs = [gc_total * c_prev * f * (1 - f) for f, c_prev in zip(fs, cs)]
     gcs = [gc_total * f for f in fs]
-    return ga, gi, go, gfs, gcs
+    return gas, gis, go, gfs, gcs

@@ -36,6 +36,17 @@ class Recompute(FunctionNode):
         return differentiate(self.fn, self.get_retained_inputs(), indexes, grad_outputs)
 
 
+class GradientNode(Recompute):
+    """The gradient of an RNN cell as a node of its own (Chainer's ``LSTMGrad``, ...).
+
+    Subclasses pass the gradient function to ``__init__`` and take no arguments. Calling an
+    instance applies a fresh node, as Chainer's old-style gradient functions were callable.
+    """
+
+    def __call__(self, *inputs) -> tuple:
+        return type(self)().apply(inputs)
+
+
 def differentiate(fn: Callable[..., tuple], inputs: tuple, indexes: tuple, grad_outputs: tuple):
     """Gradients of ``fn(*inputs)`` with respect to ``inputs[i]`` for ``i`` in ``indexes``.
 

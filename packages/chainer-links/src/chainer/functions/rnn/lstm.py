@@ -7,6 +7,7 @@ from chainer._ops.get_item import GetItemGrad, get_item
 from chainer.function_node import FunctionNode
 from chainer.functions.activation._scale_grad import ScaleGrad
 from chainer.functions.rnn import _lstm_cell
+from chainer.functions.rnn._recompute import GradientNode
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -34,32 +35,53 @@ class LSTM(FunctionNode):
         xp = backend.get_array_module(x)
         a, i, f, o = _lstm_cell.split_gate_arrays(x, 4)
         batch = len(x)
-        c, h = _lstm_cell.cell_forward(xp, a, i, o, [f], [c_prev[:batch]])
+        c, h = _lstm_cell.cell_forward(xp, [(a, i)], o, [f], [c_prev[:batch]])
         if batch < len(c_prev):  # rows without input keep their cell as it was
             c = xp.concatenate((c, c_prev[batch:]))
         return c, h
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         c_prev, x = self.get_retained_inputs()
-        gc, gh = grad_outputs
-        batch = x.shape[0]
-        shrunk = batch < c_prev.shape[0]
-        head = slice(None, batch)
-        c_head = get_item(c_prev, head) if shrunk else c_prev
-        gc_head = get_item(gc, head) if shrunk and gc is not None else gc
-        a, i, f, o = _lstm_cell.SplitGates(4).apply((x,))
-        ga, gi, go, (gf,), (gc_prev,) = _lstm_cell.cell_backward(
-            a, i, o, [f], [c_head], gc_head, gh
-        )
-        ret = []
-        for index in indexes:
-            if index == 1:
-                ret.append(_lstm_cell.MergeGates().apply((ga, gi, gf, go))[0])
-            elif shrunk:
-                ret.append(_pad_rows(gc_prev, gc, c_prev))
-            else:
-                ret.append(gc_prev)
-        return tuple(ret)
+        return _gradients(c_prev, x, *grad_outputs, indexes)
+
+
+class LSTMGrad(GradientNode):
+    """The gradient of :class:`LSTM` as a node of its own.
+
+    Inputs ``(c_prev, x, c_next, gc, gh)`` (``c_next``, the forward output, is not needed
+    but accepted, as Chainer's node takes it); outputs ``(gc_prev, gx)``. Its own backward
+    recomputes the gradient from differentiable operations, to any order. Instances are
+    callable, as Chainer's old-style ``LSTMGrad`` was.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(_gradients_of_all_inputs)
+
+
+def _gradients_of_all_inputs(c_prev, x, c_next, gc, gh) -> tuple:
+    return _gradients(c_prev, x, gc, gh, (0, 1))
+
+
+def _gradients(c_prev: Variable, x: Variable, gc, gh, indexes: tuple) -> tuple:
+    """Gradients of LSTM's inputs ``(c_prev, x)`` picked by ``indexes``, as variables."""
+    batch = x.shape[0]
+    shrunk = batch < c_prev.shape[0]
+    head = slice(None, batch)
+    c_head = get_item(c_prev, head) if shrunk else c_prev
+    gc_head = get_item(gc, head) if shrunk and gc is not None else gc
+    a, i, f, o = _lstm_cell.SplitGates(4).apply((x,))
+    (ga,), (gi,), go, (gf,), (gc_prev,) = _lstm_cell.cell_backward(
+        [(a, i)], o, [f], [c_head], gc_head, gh
+    )
+    ret = []
+    for index in indexes:
+        if index == 1:
+            ret.append(_lstm_cell.MergeGates().apply((ga, gi, gf, go))[0])
+        elif shrunk:
+            ret.append(_pad_rows(gc_prev, gc, c_prev))
+        else:
+            ret.append(gc_prev)
+    return tuple(ret)
 
 
 def _pad_rows(gc_head: Variable, gc, c_prev: Variable) -> Variable:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.rnn import _lstm_cell
+from chainer.functions.rnn._recompute import GradientNode
 from chainer.utils import type_check
 
 
@@ -35,24 +36,42 @@ class SLSTM(FunctionNode):
         xp = backend.get_array_module(x1)
         a1, i1, f1, o1 = _lstm_cell.split_gate_arrays(x1, 4)
         a2, i2, f2, o2 = _lstm_cell.split_gate_arrays(x2, 4)
-        return _lstm_cell.cell_forward(xp, a1 + a2, i1 + i2, o1 + o2, [f1, f2], [c_prev1, c_prev2])
+        return _lstm_cell.cell_forward(
+            xp, [(a1, i1), (a2, i2)], o1 + o2, [f1, f2], [c_prev1, c_prev2]
+        )
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
-        c_prev1, c_prev2, x1, x2 = self.get_retained_inputs()
-        gc, gh = grad_outputs
-        a1, i1, f1, o1 = _lstm_cell.SplitGates(4).apply((x1,))
-        a2, i2, f2, o2 = _lstm_cell.SplitGates(4).apply((x2,))
-        ga, gi, go, (gf1, gf2), gcs = _lstm_cell.cell_backward(
-            a1 + a2, i1 + i2, o1 + o2, [f1, f2], [c_prev1, c_prev2], gc, gh
-        )
-        ret = []
-        for index in indexes:
-            if index < 2:
-                ret.append(gcs[index])
-            else:
-                gf = gf1 if index == 2 else gf2
-                ret.append(_lstm_cell.MergeGates().apply((ga, gi, gf, go))[0])
-        return tuple(ret)
+        return _gradients(*self.get_retained_inputs(), *grad_outputs, indexes)
+
+
+class SLSTMGrad(GradientNode):
+    """The gradient of :class:`SLSTM` as a node of its own.
+
+    Inputs ``(c_prev1, c_prev2, x1, x2, c_next, gc, gh)`` (``c_next`` is accepted but not
+    needed); outputs ``(gc_prev1, gc_prev2, gx1, gx2)``, differentiable to any order.
+    Instances are callable, as Chainer's old-style ``SLSTMGrad`` was.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(_gradients_of_all_inputs)
+
+
+def _gradients_of_all_inputs(c_prev1, c_prev2, x1, x2, c_next, gc, gh) -> tuple:
+    return _gradients(c_prev1, c_prev2, x1, x2, gc, gh, (0, 1, 2, 3))
+
+
+def _gradients(c_prev1, c_prev2, x1, x2, gc, gh, indexes: tuple) -> tuple:
+    """Gradients of S-LSTM's inputs picked by ``indexes``, as variables."""
+    a1, i1, f1, o1 = _lstm_cell.SplitGates(4).apply((x1,))
+    a2, i2, f2, o2 = _lstm_cell.SplitGates(4).apply((x2,))
+    (ga1, ga2), (gi1, gi2), go, gfs, gcs = _lstm_cell.cell_backward(
+        [(a1, i1), (a2, i2)], o1 + o2, [f1, f2], [c_prev1, c_prev2], gc, gh
+    )
+    merged = {2: (ga1, gi1, gfs[0], go), 3: (ga2, gi2, gfs[1], go)}
+    return tuple(
+        gcs[index] if index < 2 else _lstm_cell.MergeGates().apply(merged[index])[0]
+        for index in indexes
+    )
 
 
 def slstm(c_prev1, c_prev2, x1, x2) -> tuple:
@@ -62,8 +81,12 @@ def slstm(c_prev1, c_prev2, x1, x2) -> tuple:
     (channel ``4 * u + k`` is gate ``k`` of unit ``u``); the cell merges two children:
 
     .. math::
-        c = \\tanh(a_1 + a_2) \\sigma(i_1 + i_2) + \\sigma(f_1) c_1 + \\sigma(f_2) c_2,
+        c = \\tanh(a_1) \\sigma(i_1) + \\tanh(a_2) \\sigma(i_2)
+            + \\sigma(f_1) c_1 + \\sigma(f_2) c_2,
         \\qquad h = \\sigma(o_1 + o_2) \\tanh(c).
+
+    Each child's input gate scales its own cell input, as in Chainer's implementation (and so
+    in the models trained with it).
 
     Args:
         c_prev1: Cell state of the first child, shape ``(B, H, ...)``, floating-point.

@@ -35,14 +35,14 @@ class TreeLSTM(FunctionNode):
         cs, x = inputs[:-1], inputs[-1]
         xp = backend.get_array_module(x)
         a, i, o, *fs = _lstm_cell.split_gate_arrays(x, 3 + len(cs), blocked=True)
-        return _lstm_cell.cell_forward(xp, a, i, o, fs, cs)
+        return _lstm_cell.cell_forward(xp, [(a, i)], o, fs, cs)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         inputs = self.get_retained_inputs()
         cs, x = inputs[:-1], inputs[-1]
         gc, gh = grad_outputs
         a, i, o, *fs = _lstm_cell.SplitGates(3 + len(cs), blocked=True).apply((x,))
-        ga, gi, go, gfs, gcs = _lstm_cell.cell_backward(a, i, o, fs, cs, gc, gh)
+        (ga,), (gi,), go, gfs, gcs = _lstm_cell.cell_backward([(a, i)], o, fs, cs, gc, gh)
         ret = []
         for index in indexes:
             if index < len(cs):
