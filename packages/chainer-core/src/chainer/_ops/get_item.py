@@ -9,6 +9,10 @@ from chainer.variable import Variable
 
 
 def _normalize(slices) -> tuple:
+    if isinstance(slices, list) and not all(isinstance(s, (int, numpy.integer)) for s in slices):
+        # Chainer's rule (NumPy's before 1.23): a list that is not all integers is a tuple of
+        # indexes, so ``[slice(1, None)]`` is ``x[1:]`` and ``[[0, 1], [1, 2]]`` picks pairs.
+        slices = tuple(slices)
     if not isinstance(slices, tuple):
         slices = (slices,)
     out = []

@@ -22,6 +22,11 @@ _CASES = [
     ((4, 3), ((Ellipsis, None, 1),), lambda x: x[..., None, 1]),
     ((4,), (numpy.array([True, False, True, True]),), lambda x: x[[0, 2, 3]]),
     ((2, 3), ((1, 2),), lambda x: numpy.asarray(x[1, 2])),
+    # Chainer's rule for a list that is not all integers: it is a tuple of indexes.
+    ((4, 3), ([slice(1, None)],), lambda x: x[1:]),
+    ((4, 3), ([[0, 1], [1, 2]],), lambda x: x[numpy.array([0, 1]), numpy.array([1, 2])]),
+    ((4, 3), ([slice(None), 2],), lambda x: x[:, 2]),
+    ((4,), ([True, False, True, True],), lambda x: x[[0, 2, 3]]),
 ]
 
 
