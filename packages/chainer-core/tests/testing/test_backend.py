@@ -73,6 +73,13 @@ def test_given_keys_become_attributes_and_cuda_device_defaults_to_zero():
     assert config.use_chainerx is False and config.use_ideep == "never"
 
 
+@pytest.mark.parametrize(("given", "meant"), [(True, "always"), (False, "never")])
+def test_boolean_cudnn_and_ideep_settings_mean_always_and_never(given, meant):
+    # Chainer v7's suites write {'use_ideep': True}; the config key takes the ternary value.
+    config = testing.BackendConfig({"use_ideep": given, "use_cudnn": given})
+    assert (config.use_ideep, config.use_cudnn) == (meant, meant)
+
+
 def test_func_str_names_the_given_keys_in_a_fixed_order():
     chx = testing.BackendConfig({"chainerx_device": "native:0", "use_chainerx": True})
     assert chx.get_func_str() == "use_chainerx_true__chainerx_device_native_0"
@@ -86,7 +93,7 @@ def test_func_str_names_the_given_keys_in_a_fixed_order():
     ("params", "message"),
     [
         ({"use_gpu": True}, r"unknown keys \['use_gpu'\]; the keys are \["),
-        ({"use_cudnn": True}, r"use_cudnn must be one of \('always', 'auto', 'never'\), got True"),
+        ({"use_cudnn": 1}, r"use_cudnn must be one of \('always', 'auto', 'never'\), got 1"),
         ({"use_ideep": "sometimes"}, "use_ideep must be one of .*'sometimes'"),
         ({"use_chainerx": True}, "use_chainerx=True and chainerx_device .* go together"),
         ({"chainerx_device": "native:0"}, "use_chainerx=True and chainerx_device"),

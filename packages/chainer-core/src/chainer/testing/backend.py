@@ -52,7 +52,7 @@ def _check_params(params: Any) -> None:
             f"BackendConfig: unknown keys {unknown}; the keys are {sorted(_DEFAULTS)}"
         )
     for key in ("use_cudnn", "use_ideep"):
-        if key in params and params[key] not in _TERNARY:
+        if key in params and params[key] not in _TERNARY and not isinstance(params[key], bool):
             raise ValueError(
                 f"BackendConfig: {key} must be one of {_TERNARY}, got {params[key]!r}"
             )
@@ -79,7 +79,8 @@ class BackendConfig:
     Args:
         params: Any of ``use_chainerx`` with ``chainerx_device`` (``'native:0'``, ``'cuda:0'``),
             ``use_cuda`` with optional ``cuda_device`` (default 0), ``use_cudnn`` and
-            ``use_ideep`` (``'always'``, ``'auto'``, ``'never'``; default ``'never'``),
+            ``use_ideep`` (``'always'``, ``'auto'``, ``'never'``, or ``True``/``False`` for
+            ``'always'``/``'never'``; default ``'never'``),
             ``cudnn_deterministic``, ``autotune``, ``cudnn_fast_batch_normalization``
             (default ``False``). ``{}`` is the NumPy backend. Every key is also an attribute.
 
@@ -95,6 +96,10 @@ class BackendConfig:
         self._params = dict(params)
         for key, default in _DEFAULTS.items():
             setattr(self, key, params.get(key, default))
+        for key in ("use_cudnn", "use_ideep"):  # v7 suites also write True / False
+            value = getattr(self, key)
+            if isinstance(value, bool):
+                setattr(self, key, "always" if value else "never")
         if self.use_cuda and self.cuda_device is None:
             self.cuda_device = 0
         self._device = None
