@@ -240,3 +240,37 @@ def test_create_link_must_return_a_link():
         TypeError, match="create_link\\(\\) must return a chainer.Link, got ndarray"
     ):
         case.test_forward(_numpy_config())
+
+
+@testing.inject_backend_tests(None, [{}])
+class TestBeforeTestSeesTheRunningTest(testing.FunctionTestCase):
+    # v7 test cases read self.backend_config and self.test_name in before_test.
+    seen: list = []
+
+    def before_test(self, test_name):
+        assert self.test_name == test_name
+        type(self).seen.append((test_name, self.backend_config.xp.__name__))
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(-1, 1, (3,)),)
+
+    def forward(self, inputs, device):
+        return Square().apply(inputs)
+
+    def forward_expected(self, inputs):
+        (x,) = inputs
+        return (x * x,)
+
+
+def test_before_test_saw_each_test_with_its_backend():
+    (case,) = TestBeforeTestSeesTheRunningTest.classes
+    methods = sorted(name for name in dir(case) if name.startswith("test_"))
+    runner = unittest.TextTestRunner(stream=io.StringIO())
+    case.seen.clear()
+    result = runner.run(unittest.TestSuite(case(name) for name in methods))
+    assert result.wasSuccessful(), result.failures + result.errors
+    assert sorted(case.seen) == [
+        ("test_backward", "numpy"),
+        ("test_double_backward", "numpy"),
+        ("test_forward", "numpy"),
+    ]

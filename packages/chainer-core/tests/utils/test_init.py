@@ -108,3 +108,10 @@ def test_tempdir_is_removed_with_its_contents():
     with pytest.raises(KeyError), utils.tempdir() as path:
         raise KeyError
     assert not os.path.exists(path)
+
+
+def test_collections_abc_is_the_standard_library_module():
+    import collections.abc
+
+    assert utils.collections_abc is collections.abc
+    assert isinstance([1], utils.collections_abc.Iterable)

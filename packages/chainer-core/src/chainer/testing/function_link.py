@@ -22,6 +22,14 @@ from chainer.testing.array import assert_allclose
 _MAX_DODGE_TRIES = 32
 
 
+def _start(test_case, test_name: str, backend_config) -> None:
+    """Expose the running test as v7 did (``test_name``, ``backend_config``), then call the
+    ``before_test`` hook, which may read them."""
+    test_case.test_name = test_name
+    test_case.backend_config = backend_config
+    test_case.before_test(test_name)
+
+
 class FunctionTestError(AssertionError):
     """A check of :class:`FunctionTestCase` failed."""
 
@@ -156,7 +164,7 @@ class FunctionTestBase:
         return outputs
 
     def run_test_forward(self, backend_config) -> None:
-        self.before_test("test_forward")
+        _start(self, "test_forward", backend_config)
         inputs = self._inputs()
         expected = _as_tuple(
             self.forward_expected(tuple(x.copy() for x in inputs)), "forward_expected()"
@@ -229,7 +237,7 @@ class FunctionTestBase:
         return True
 
     def run_test_backward(self, backend_config) -> None:
-        self.before_test("test_backward")
+        _start(self, "test_backward", backend_config)
         inputs = self._differentiable_inputs(backend_config)
         outputs = self._forward_on(inputs, backend_config)
         grad_outputs = _as_tuple(
@@ -249,7 +257,7 @@ class FunctionTestBase:
             )
 
     def run_test_double_backward(self, backend_config) -> None:
-        self.before_test("test_double_backward")
+        _start(self, "test_double_backward", backend_config)
         inputs = self._differentiable_inputs(backend_config)
         outputs = self._forward_on(inputs, backend_config)
         grad_outputs = _as_tuple(
@@ -401,7 +409,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
         """The link's outputs equal ``forward_expected``."""
         if self.skip_forward_test:
             raise unittest.SkipTest("skip_forward_test is set")
-        self.before_test("test_forward")
+        _start(self, "test_forward", backend_config)
         params = _as_tuple(self.generate_params(), "generate_params()")
         inputs = _make_contiguous(
             _as_tuple(self.generate_inputs(), "generate_inputs()"), self.contiguous
@@ -427,7 +435,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
         """Gradients of inputs and parameters match a numerical estimate."""
         if self.skip_backward_test:
             raise unittest.SkipTest("skip_backward_test is set")
-        self.before_test("test_backward")
+        _start(self, "test_backward", backend_config)
         params = _as_tuple(self.generate_params(), "generate_params()")
         inputs = _make_contiguous(
             _as_tuple(self.generate_inputs(), "generate_inputs()"), self.contiguous
@@ -473,7 +481,7 @@ class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
 
     def test_initializers(self, backend_config):
         """Each parameter equals the array its initializer produces for its shape/dtype."""
-        self.before_test("test_initializers")
+        _start(self, "test_initializers", backend_config)
         per_param = _as_tuple(self.get_initializers(), "get_initializers()")
         if len(per_param) != len(self.param_names):
             raise LinkTestError(

@@ -8,6 +8,7 @@ matrices), ``walker_alias`` (alias-method sampling), ``meta`` (final methods), `
 
 from __future__ import annotations
 
+import collections.abc as collections_abc  # v7's name for it (its tests and users reach it here)
 import contextlib
 import importlib
 from collections.abc import Iterator
