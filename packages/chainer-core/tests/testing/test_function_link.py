@@ -233,6 +233,34 @@ def test_link_test_case_reports_link_test_errors():
         _link_case(wrong=True).test_forward(_numpy_config())
 
 
+class _LazyScaleLink(chainer.Link):
+    """A parameter whose shape comes from the first input (initialized lazily)."""
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.w = chainer.Parameter(chainer.initializers.Constant(0.5, dtype=numpy.float64))
+
+    def forward(self, x):
+        if self.w.array is None:
+            self.w.initialize(x.shape[1:])
+        return x * self.w
+
+
+def test_forward_expected_runs_after_the_link_so_lazy_parameters_exist():
+    case = _link_case(wrong=False)
+    case.create_link = lambda initializers: _LazyScaleLink()
+    seen = []
+
+    def forward_expected(link, inputs):
+        seen.append(link.w.array.copy())  # None before the call: v7 asks after it
+        return (inputs[0] * link.w.array,)
+
+    case.forward_expected = forward_expected
+    case.test_forward(_numpy_config())
+    numpy.testing.assert_array_equal(seen[0], numpy.full(3, 0.5))
+
+
 def test_create_link_must_return_a_link():
     case = _link_case(wrong=False)
     case.create_link = lambda initializers: numpy.array([1])
