@@ -579,7 +579,8 @@ def benchmarks(session: nox.Session) -> None:
     (posargs go to it: benchmark names, `--threads N`).
     """
     dists = ["chainer-core", "chainer-links", "chainer-training", "chainerx"]
-    session.install(*_build_wheels(session, dists), "torch==2.13.0")
+    dists += ["chainermn", "onnx-chainer"]
+    session.install(*_build_wheels(session, dists), "torch==2.13.0", "onnxruntime")
     session.run("python", str(ROOT / "benchmarks" / "run.py"), *session.posargs)
 
 

@@ -16,6 +16,7 @@ import dataclasses
 import importlib.util
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -29,12 +30,17 @@ class Benchmark:
     name: str
     needs: tuple[str, ...] = ()
     takes_threads: bool = False
+    mpi_ranks: int = 0  # > 0: launched as ``mpiexec -n RANKS python -m mpi4py script``
 
     def missing(self) -> list[str]:
         return [module for module in self.needs if importlib.util.find_spec(module) is None]
 
     def command(self, threads: int) -> list[str]:
         script = [sys.executable, str(HERE / f"{self.name}.py")]
+        if self.mpi_ranks:
+            mpiexec = shutil.which("mpiexec") or "mpiexec"
+            script = [mpiexec, "-n", str(self.mpi_ranks), sys.executable, "-m", "mpi4py"]
+            script.append(str(HERE / f"{self.name}.py"))
         return script + [str(threads)] if self.takes_threads else script
 
 
@@ -46,6 +52,9 @@ BENCHMARKS = [
     Benchmark("n_step_lstm", takes_threads=True),
     Benchmark("chainerx_mlp", needs=("chainerx",)),
     Benchmark("chainerx_lenet", needs=("chainerx", "torch"), takes_threads=True),
+    Benchmark("static_graph_mlp"),
+    Benchmark("onnx_export", needs=("onnx_chainer", "onnxruntime"), takes_threads=True),
+    Benchmark("chainermn_allreduce", needs=("chainermn",), takes_threads=True, mpi_ranks=2),
 ]
 
 
