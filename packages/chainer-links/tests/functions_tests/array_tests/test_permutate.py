@@ -54,6 +54,13 @@ def test_indices_may_be_a_variable():
     numpy.testing.assert_array_equal(F.permutate(x, indices).array, [2, 0, 1])
 
 
+def test_the_node_keeps_the_indices_it_applied():
+    # v7's Permutate node had an ``indices`` attribute; exporters (onnx-chainer's tests) read it.
+    indices = numpy.array([2, 0, 1], numpy.int32)
+    y = F.permutate(chainer.Variable(numpy.arange(3, dtype=numpy.float32)), indices, inv=True)
+    numpy.testing.assert_array_equal(y.creator.indices, indices)
+
+
 def test_out_of_range_index_is_rejected():
     x = numpy.zeros(3, numpy.float32)
     with pytest.raises(ValueError, match=r"indices must lie in \[0, 3\), got 3"):

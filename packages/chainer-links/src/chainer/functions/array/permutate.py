@@ -55,6 +55,7 @@ class Permutate(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         self.retain_inputs((1,))
         x, indices = inputs
+        self.indices = indices  # v7's node kept it as an attribute (exporters read it)
         # Checking costs a host copy on GPUs: there it is left to debug mode.
         if type(indices) is numpy.ndarray or chainer.is_debug():
             _check_permutation(indices)
