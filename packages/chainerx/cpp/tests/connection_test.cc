@@ -234,7 +234,8 @@ TEST(ConnectionTest, ChunkedBatchMatchesSampleBySample) {
         ExpectAllClose(*gn[0], ToVector<double>(At(*grads[0], {Slice{n, n + 1}})), 1e-5);
         gw_sum = gw_sum + AsType(*gn[1], Dtype::kFloat64);
     }
-    ExpectAllClose(*grads[1], ToVector<double>(gw_sum), 1e-4);
+    // float32 sums over 41 x 800 positions: rounding reaches ~2e-4 here, a chunking bug O(1).
+    ExpectAllClose(*grads[1], ToVector<double>(gw_sum), 1e-3);
 }
 
 TEST(ConnectionTest, ConvGradients) {
