@@ -13,7 +13,6 @@ the multi-node evaluator, and reporting on rank 0 only.
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import sys
 
@@ -24,7 +23,7 @@ from chainer import training
 from chainer.training import extensions
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "mnist"))
-from train_mnist import MLP, load_digits  # the main job's model and data
+from train_mnist import MLP, check_final_accuracy, load_digits  # the main job's pieces
 
 
 def parse_args(argv):
@@ -71,13 +70,7 @@ def main(argv=None) -> int:
 
     if comm.rank != 0:
         return 0
-    log = json.loads((pathlib.Path(args.out) / "log").read_text())
-    accuracy = log[-1]["validation/main/accuracy"]
-    print(f"{comm.size} ranks, final test accuracy: {accuracy:.4f}")
-    if args.min_accuracy is not None and accuracy < args.min_accuracy:
-        print(f"FAILED: below the required {args.min_accuracy}", file=sys.stderr)
-        return 1
-    return 0
+    return check_final_accuracy(args.out, args.min_accuracy, prefix=f"{comm.size} ranks, ")
 
 
 if __name__ == "__main__":

@@ -132,11 +132,16 @@ def main(argv=None) -> int:
         trainer.extend(extensions.ProgressBar())
     trainer.run()
 
-    log = json.loads((pathlib.Path(args.out) / "log").read_text())
+    return check_final_accuracy(args.out, args.min_accuracy)
+
+
+def check_final_accuracy(out: str, min_accuracy: float | None, prefix: str = "") -> int:
+    """Print the last validation accuracy of ``out``/log; 1 if below ``min_accuracy``, else 0."""
+    log = json.loads((pathlib.Path(out) / "log").read_text())
     accuracy = log[-1]["validation/main/accuracy"]
-    print(f"final test accuracy: {accuracy:.4f}; results in {pathlib.Path(args.out).resolve()}")
-    if args.min_accuracy is not None and accuracy < args.min_accuracy:
-        print(f"FAILED: below the required {args.min_accuracy}", file=sys.stderr)
+    print(f"{prefix}final test accuracy: {accuracy:.4f}; results in {pathlib.Path(out).resolve()}")
+    if min_accuracy is not None and accuracy < min_accuracy:
+        print(f"FAILED: below the required {min_accuracy}", file=sys.stderr)
         return 1
     return 0
 
