@@ -78,7 +78,7 @@ def _convolution(graph: CaffeGraph, node: tp.Any) -> None:
         graph.add_blob(layer, graph.array(node.inputs[2]))
 
 
-@_converts("MaxPoolingND", "MaxPooling2D", "AveragePooling2D")
+@_converts("MaxPoolingND", "AveragePooling2D")
 def _pooling(graph: CaffeGraph, node: tp.Any) -> None:
     if len(node.inputs[0].shape) != 4:
         raise NotImplementedError(f"{node.label}: Caffe pools 2-D images (4-D input) only")

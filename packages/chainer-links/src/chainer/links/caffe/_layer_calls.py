@@ -1,5 +1,4 @@
-"""The callables a :class:`~chainer.links.caffe.CaffeFunction` runs for its layers, and blob
-readers.
+"""The callables a :class:`~chainer.links.caffe.CaffeFunction` runs for its layers.
 
 Functions are looked up in :mod:`chainer.functions` on every call (not when the model is read),
 so what runs is always the current ``chainer.functions.<name>``.
@@ -10,8 +9,6 @@ from __future__ import annotations
 import functools
 import operator
 import typing as tp
-
-import numpy
 
 import chainer
 from chainer import functions
@@ -119,22 +116,3 @@ class ChildLinkCall:
             return child(*xs, **self.kwargs)
         with chainer.using_config("train", False):
             return child(*xs, **self.kwargs)
-
-
-def blob_values(blob: tp.Any, layer_name: str, expected_size: int | None = None) -> numpy.ndarray:
-    """The values of a ``BlobProto`` as a float32 vector (``data``, else ``double_data``)."""
-    values = blob.data if len(blob.data) or not len(blob.double_data) else blob.double_data
-    array = numpy.asarray(values, dtype=numpy.float32)
-    if expected_size is not None and array.size != expected_size:
-        raise ValueError(
-            f"layer {layer_name!r}: a blob holds {array.size} values where its shape needs "
-            f"{expected_size}; the model file is damaged or inconsistent"
-        )
-    return array
-
-
-def blob_dims(blob: tp.Any) -> list[int]:
-    """The shape of a ``BlobProto``: ``shape.dim``, else the legacy num/channels/height/width."""
-    if blob.HasField("shape"):
-        return list(blob.shape.dim)
-    return [blob.num, blob.channels, blob.height, blob.width]

@@ -9,8 +9,10 @@ import warnings
 
 import numpy
 
+import chainer
 from chainer import link
 from chainer.links.caffe import _layer_calls as calls
+from chainer.links.caffe import _params as params
 from chainer.links.caffe.protobuf3 import caffe_pb2 as caffe_pb
 from chainer.links.connection import convolution_2d, deconvolution_2d, linear, scale
 from chainer.links.normalization import batch_normalization
@@ -96,7 +98,8 @@ class CaffeFunction(link.Chain):
         flow back through the network.
 
         Args:
-            inputs: Blob name -> :class:`~chainer.Variable` or array to start from.
+            inputs: Blob name -> :class:`~chainer.Variable` or array to start from (arrays
+                are wrapped in variables that need no gradient).
             outputs: Names of the blobs to return.
             disable: Names of layers to skip.
 
@@ -111,7 +114,7 @@ class CaffeFunction(link.Chain):
                 kwargs, train="train argument is not supported anymore. Use chainer.using_config"
             )
             argument.assert_kwargs_empty(kwargs)
-        variables = dict(inputs)
+        variables = {name: chainer.as_variable(value) for name, value in inputs.items()}
         disabled = set(disable)
         for name, bottom, top in self.layers:
             if name in disabled or any(blob not in variables for blob in bottom):
@@ -178,9 +181,9 @@ class CaffeFunction(link.Chain):
                 f"layer {layer.name!r}: convolution over axis {param.axis} is not supported "
                 "(only the channel axis 1)"
             )
-        weight = _require_blobs(layer, 1 + int(param.bias_term))[0]
-        num, channels = _num_and_channels(weight)
-        ksize = _pair_param(param, "kernel", layer.name, default=None)
+        weight = params.require_blobs(layer, 1 + int(param.bias_term))[0]
+        num, channels = params.num_and_channels(weight)
+        ksize = params.pair_param(param, "kernel", layer.name, default=None)
         if ksize is None:
             raise RuntimeError(f"layer {layer.name!r} gives no kernel size")
         group = param.group
@@ -188,21 +191,21 @@ class CaffeFunction(link.Chain):
         in_channels, out_channels = (
             (num, channels * group) if transposed else (channels * group, num)
         )
-        shape = (num, channels * group) + _as_pair(ksize)
-        W = _block_diagonal(calls.blob_values(weight, layer.name), shape, group, layer.name)
+        shape = (num, channels * group) + params.as_pair(ksize)
+        W = params.block_diagonal(params.blob_values(weight, layer.name), shape, group, layer.name)
         bias = None
         if param.bias_term:
-            bias = calls.blob_values(layer.blobs[1], layer.name, out_channels)
+            bias = params.blob_values(layer.blobs[1], layer.name, out_channels)
         child = link_class(
             in_channels,
             out_channels,
             ksize,
-            _pair_param(param, "stride", layer.name, default=1),
-            _pair_param(param, "pad", layer.name, default=0),
+            params.pair_param(param, "stride", layer.name, default=1),
+            params.pair_param(param, "pad", layer.name, default=0),
             nobias=not param.bias_term,
             initialW=W,
             initial_bias=bias,
-            dilate=_repeated_value(param.dilation, "dilation", layer.name, default=1),
+            dilate=params.repeated_value(param.dilation, "dilation", layer.name, default=1),
         )
         self._add_child(layer, child)
 
@@ -214,8 +217,8 @@ class CaffeFunction(link.Chain):
                 f"layer {layer.name!r}: InnerProduct with a non-default axis ({param.axis}) is "
                 "not supported (only 1)"
             )
-        weight = _require_blobs(layer, 1)[0]
-        dims = calls.blob_dims(weight)
+        weight = params.require_blobs(layer, 1)[0]
+        dims = params.blob_dims(weight)
         if weight.height > 0 or weight.width > 0:
             rows, columns = weight.height, weight.width
         elif len(dims) in (2, 4):
@@ -225,13 +228,13 @@ class CaffeFunction(link.Chain):
                 f"layer {layer.name!r}: a {len(dims)}-dimensional InnerProduct weight is not "
                 "supported (2 or 4 dimensions)"
             )
-        W = calls.blob_values(weight, layer.name)[: rows * columns].reshape(rows, columns)
+        W = params.blob_values(weight, layer.name)[: rows * columns].reshape(rows, columns)
         if param.transpose:
             W = W.T
         out_size, in_size = W.shape
         bias = None
         if param.bias_term:
-            bias = calls.blob_values(_require_blobs(layer, 2)[1], layer.name, out_size)
+            bias = params.blob_values(params.require_blobs(layer, 2)[1], layer.name, out_size)
         child = linear.Linear(
             in_size,
             out_size,
@@ -244,12 +247,12 @@ class CaffeFunction(link.Chain):
     @_layer("BatchNorm", None)
     def _setup_batchnorm(self, layer: tp.Any) -> None:
         param = layer.batch_norm_param
-        blobs = _require_blobs(layer, 2)
-        mean = calls.blob_values(blobs[0], layer.name)
-        var = calls.blob_values(blobs[1], layer.name, mean.size)
+        blobs = params.require_blobs(layer, 2)
+        mean = params.blob_values(blobs[0], layer.name)
+        var = params.blob_values(blobs[1], layer.name, mean.size)
         if len(blobs) >= 3:
             # Caffe keeps the running sums and their weight: statistic = sum / weight.
-            factor = calls.blob_values(blobs[2], layer.name)[0]
+            factor = params.blob_values(blobs[2], layer.name)[0]
             scale_by = 0.0 if factor == 0 else 1.0 / factor
             mean, var = mean * scale_by, var * scale_by
         child = batch_normalization.BatchNormalization(
@@ -273,22 +276,22 @@ class CaffeFunction(link.Chain):
             )
         if len(layer.bottom) == 1:
             # The scale is a learnt parameter.
-            blobs = _require_blobs(layer, 1 + int(param.bias_term))
-            W_shape = tuple(calls.blob_dims(blobs[0]))
+            blobs = params.require_blobs(layer, 1 + int(param.bias_term))
+            W_shape = tuple(params.blob_dims(blobs[0]))
             child = scale.Scale(param.axis, W_shape, param.bias_term)
-            child.W.array[...] = calls.blob_values(blobs[0], layer.name, child.W.size).reshape(
+            child.W.array[...] = params.blob_values(blobs[0], layer.name, child.W.size).reshape(
                 W_shape
             )
             bias_blob = blobs[1] if param.bias_term else None
         else:
             # The scale is the second bottom.
-            blobs = _require_blobs(layer, int(param.bias_term))
-            bias_shape = tuple(calls.blob_dims(blobs[0])) if param.bias_term else None
+            blobs = params.require_blobs(layer, int(param.bias_term))
+            bias_shape = tuple(params.blob_dims(blobs[0])) if param.bias_term else None
             child = scale.Scale(param.axis, bias_term=param.bias_term, bias_shape=bias_shape)
             bias_blob = blobs[0] if param.bias_term else None
         if bias_blob is not None:
             b = child.bias.b
-            b.array[...] = calls.blob_values(bias_blob, layer.name, b.size).reshape(b.shape)
+            b.array[...] = params.blob_values(bias_blob, layer.name, b.size).reshape(b.shape)
         self._add_child(layer, child)
 
     @_layer("Pooling", "POOLING")
@@ -302,14 +305,14 @@ class CaffeFunction(link.Chain):
             )
         name = methods[param.pool]
         options: dict[str, tp.Any] = {
-            "stride": _pair_param(param, "stride", layer.name, default=1),
-            "pad": _pair_param(param, "pad", layer.name, default=0),
+            "stride": params.pair_param(param, "stride", layer.name, default=1),
+            "pad": params.pair_param(param, "pad", layer.name, default=0),
         }
         # Chainer's average pooling always rounds the output size down (FLOOR); with CEIL,
         # Caffe's default, sizes differ where the windows do not tile the input (as in v7).
         if param.round_mode == param.FLOOR and param.pool == param.MAX:
             options["cover_all"] = False
-        ksize = _pair_param(param, "kernel", layer.name, default=0)
+        ksize = params.pair_param(param, "kernel", layer.name, default=0)
         if param.global_pooling and not ksize:
             self._add_layer(layer, calls.GlobalPooling(name, **options))
         else:
@@ -422,77 +425,6 @@ def _read_net(model_path: str | os.PathLike) -> tp.Any:
     if not net.layer and not net.layers:
         raise ValueError(f"{os.fspath(model_path)!r} holds no layers: it is not a Caffe model")
     return net
-
-
-def _require_blobs(layer: tp.Any, count: int) -> tp.Sequence:
-    if len(layer.blobs) < count:
-        raise ValueError(
-            f"layer {layer.name!r} needs {count} parameter blobs, the model has "
-            f"{len(layer.blobs)}: it may be a .prototxt-derived model without weights"
-        )
-    return layer.blobs
-
-
-def _num_and_channels(blob: tp.Any) -> tuple[int, int]:
-    dims = calls.blob_dims(blob)
-    num = blob.num if blob.num > 0 else dims[0]
-    channels = blob.channels if blob.channels > 0 else dims[1]
-    return num, channels
-
-
-def _pair_param(param: tp.Any, stem: str, layer_name: str, default: tp.Any) -> tp.Any:
-    """``kernel``/``stride``/``pad`` of a convolution or pooling: ``<stem>_h``/``<stem>_w``
-    when given, else the general field (scalar in pooling, repeated in convolution)."""
-    general = {"kernel": "kernel_size"}.get(stem, stem)
-    height, width = getattr(param, f"{stem}_h"), getattr(param, f"{stem}_w")
-    if height > 0 or width > 0:
-        return height, width
-    value = getattr(param, general)
-    if isinstance(value, int):
-        return value
-    return _repeated_value(value, general, layer_name, default)
-
-
-def _repeated_value(values: tp.Sequence[int], field: str, layer_name: str, default: tp.Any):
-    if len(values) == 0:
-        return default
-    if len(values) == 1:
-        return values[0]
-    if len(values) == 2:
-        return tuple(values)
-    raise RuntimeError(
-        f"layer {layer_name!r}: {field} has {len(values)} values; only 2-D layers are supported"
-    )
-
-
-def _as_pair(value: tp.Any) -> tuple[int, int]:
-    return tuple(value) if isinstance(value, tuple) else (value, value)
-
-
-def _block_diagonal(
-    values: numpy.ndarray, shape: tuple[int, ...], group: int, layer_name: str
-) -> numpy.ndarray:
-    """A ``(num, channels * group, kh, kw)`` kernel with group ``i``'s weights (Caffe's
-    ``(num / group, channels, kh, kw)`` slice ``i``) on the diagonal block ``i``."""
-    num, wide_channels = shape[:2]
-    if num % group:
-        raise RuntimeError(f"layer {layer_name!r}: {num} filters do not split into {group} groups")
-    part_rows, part_columns = num // group, wide_channels // group
-    part_size = part_rows * part_columns * shape[2] * shape[3]
-    if values.size != part_size * group:
-        raise ValueError(
-            f"layer {layer_name!r}: the weight blob holds {values.size} values, the layer's "
-            f"shape {shape} with group={group} needs {part_size * group}; the model file is "
-            "damaged or inconsistent"
-        )
-    W = numpy.zeros(shape, dtype=numpy.float32)
-    for i in range(group):
-        rows = slice(i * part_rows, (i + 1) * part_rows)
-        columns = slice(i * part_columns, (i + 1) * part_columns)
-        W[rows, columns] = values[i * part_size : (i + 1) * part_size].reshape(
-            W[rows, columns].shape
-        )
-    return W
 
 
 def _with_engine(name: str, engine: int) -> calls.FunctionCall:
