@@ -156,7 +156,11 @@ def test_files_are_replaced_whole_and_failures_leave_them_alone(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [caffemodel.name, prototxt.name]
 
 
-_ONES = numpy.ones((1, 2, 2, 2), numpy.float32)
+_ONES = numpy.ones((2, 2, 2, 2), numpy.float32)
+
+
+def _deconvolution_to_5x5(x):
+    return F.deconvolution_2d(x, _ONES, stride=2, outsize=(5, 5))
 
 
 @pytest.mark.parametrize(
@@ -166,6 +170,7 @@ _ONES = numpy.ones((1, 2, 2, 2), numpy.float32)
         (lambda x: x + numpy.ones_like(x.array), NotImplementedError, "neither the exported"),
         (lambda x: F.softmax(x, axis=2), NotImplementedError, "along axis 1, got 2"),
         (lambda x: F.convolution_2d(x, _ONES, cover_all=True), NotImplementedError, "cover_all"),
+        (_deconvolution_to_5x5, NotImplementedError, r"outsize \(5, 5\); Caffe.*\(6, 6\)"),
         (lambda x: x, ValueError, "not computed by any function"),
         (lambda x: x.array, TypeError, "must return a Variable"),
     ],

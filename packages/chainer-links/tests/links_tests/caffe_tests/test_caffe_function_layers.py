@@ -164,6 +164,24 @@ def test_softmax_with_loss(tmp_path):
     testing.assert_allclose(y, -log_p[numpy.arange(4), t].mean(), atol=1e-6)
 
 
+def test_softmax_with_loss_ignores_the_ignore_label(tmp_path):
+    x, t = _uniform(3, 4), numpy.array([1, -1, 3], numpy.int32)
+    loss = layer("loss", "SoftmaxWithLoss", ["x", "t"], ["y"], loss_param={"ignore_label": -1})
+    _, (y,) = _run(tmp_path, [loss], {"x": x, "t": t})
+    log_p = x - numpy.log(numpy.exp(x).sum(axis=1, keepdims=True))
+    testing.assert_allclose(y, -(log_p[0, 1] + log_p[2, 3]) / 2, atol=1e-6)
+
+
+def test_blobs_stored_as_double_data(tmp_path):
+    W = numpy.random.uniform(-1, 1, (2, 3))
+    ip = layer("fc", "InnerProduct", ["x"], ["y"], [W], inner_product_param={"bias_term": False})
+    ip.blobs[0].ClearField("data")
+    ip.blobs[0].double_data[:] = W.ravel()
+    x = _uniform(4, 3)
+    _, (y,) = _run(tmp_path, [ip], {"x": x})
+    testing.assert_allclose(y, x @ W.T, atol=1e-5)
+
+
 @pytest.mark.parametrize("use_global_stats", [True, False])
 def test_batch_norm_uses_running_statistics_over_their_weight(tmp_path, use_global_stats):
     x, mean, var = _uniform(4, 3, 2, 2), _uniform(3), numpy.random.uniform(1, 2, 3)
@@ -175,6 +193,16 @@ def test_batch_norm_uses_running_statistics_over_their_weight(tmp_path, use_glob
     assert isinstance(func.bn, L.BatchNormalization)
     expected = (x - mean[:, None, None]) / numpy.sqrt(var[:, None, None] + 1e-3)
     testing.assert_allclose(y, expected, atol=1e-5)
+
+
+def test_batch_norm_statistics_of_weight_zero_are_zero_as_in_caffe(tmp_path):
+    x = _uniform(2, 3)
+    bn = layer(
+        "bn", "BatchNorm", ["x"], ["y"], [numpy.ones(3), numpy.ones(3), [0.0]],
+        batch_norm_param={"use_global_stats": True, "eps": 0.25},
+    )  # fmt: skip
+    _, (y,) = _run(tmp_path, [bn], {"x": x})
+    testing.assert_allclose(y, x / numpy.sqrt(0.25), atol=1e-6)
 
 
 def test_batch_norm_in_training_uses_the_batch_statistics(tmp_path):
