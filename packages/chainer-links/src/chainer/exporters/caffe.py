@@ -14,6 +14,7 @@ from google.protobuf import text_format
 import chainer
 from chainer import backend, variable
 from chainer.exporters._caffe_layers import CONVERTERS
+from chainer.links.caffe._params import fill_blob
 from chainer.links.caffe.protobuf3 import caffe_pb2 as caffe_pb
 from chainer.serializers._atomic import atomic_write
 
@@ -88,9 +89,7 @@ class CaffeGraph:
 
     def add_blob(self, layer: tp.Any, array: numpy.ndarray) -> None:
         if self.export_params:
-            blob = layer.blobs.add()
-            blob.shape.dim[:] = list(array.shape)
-            blob.data[:] = array.ravel()
+            fill_blob(layer.blobs.add(), array)
 
 
 def export(

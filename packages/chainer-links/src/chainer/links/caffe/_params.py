@@ -1,4 +1,5 @@
-"""Reading Caffe's parameter messages and blobs (``BlobProto``) into Python values and arrays."""
+"""Reading Caffe's parameter messages and blobs (``BlobProto``) into Python values and arrays,
+and writing arrays into blobs."""
 
 from __future__ import annotations
 
@@ -95,3 +96,22 @@ def block_diagonal(
             W[rows, columns].shape
         )
     return W
+
+
+def fill_blob(blob: tp.Any, array: numpy.ndarray) -> None:
+    """Give an empty ``BlobProto`` the shape and float32 values of ``array``.
+
+    The values are merged in their packed wire encoding: some 25 times faster than assigning
+    them to the repeated field, which costs about a microsecond per value (VGG16 has 138
+    million).
+    """
+    blob.shape.dim[:] = list(array.shape)
+    payload = numpy.ascontiguousarray(array, dtype="<f4").tobytes()
+    number = blob.DESCRIPTOR.fields_by_name["data"].number  # below 16: a one-byte tag
+    header = bytearray([number << 3 | 2])  # wire type 2: length-delimited
+    length = len(payload)
+    while length > 0x7F:  # the length as a base-128 varint
+        header.append(length & 0x7F | 0x80)
+        length >>= 7
+    header.append(length)
+    blob.MergeFromString(bytes(header) + payload)

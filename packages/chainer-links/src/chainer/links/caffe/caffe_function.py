@@ -274,7 +274,7 @@ class CaffeFunction(link.Chain):
                 f"layer {layer.name!r}: Scale with a negative axis ({param.axis}) is not "
                 "supported; count the axis from the front"
             )
-        if len(layer.bottom) == 1:
+        if len(layer.bottom) < 2:
             # The scale is a learnt parameter.
             blobs = params.require_blobs(layer, 1 + int(param.bias_term))
             W_shape = tuple(params.blob_dims(blobs[0]))
