@@ -65,6 +65,14 @@ def test_disabled_layers_and_intermediate_inputs(tmp_path):
         func(inputs={"pool1": pool1}, outputs=["prob"], disable=["fc2"])
 
 
+def test_layers_without_top_blobs_do_not_run(tmp_path):
+    layers = [layer("check", "SoftmaxWithLoss", ["x", "t"]), layer("r", "ReLU", ["x"], ["y"])]
+    func = CaffeFunction(save(tmp_path / "m.caffemodel", *layers))
+    # The loss would fail on these labels if it ran.
+    (y,) = func(inputs={"x": _uniform(2, 3), "t": numpy.array([7, 9], numpy.int32)}, outputs=["y"])
+    assert sorted(func.variables) == ["t", "x", "y"]
+
+
 def test_backprop_reaches_the_imported_parameters(tmp_path):
     path, _ = _small_convnet(tmp_path)
     func = CaffeFunction(path)

@@ -117,7 +117,7 @@ class CaffeFunction(link.Chain):
         variables = {name: chainer.as_variable(value) for name, value in inputs.items()}
         disabled = set(disable)
         for name, bottom, top in self.layers:
-            if name in disabled or any(blob not in variables for blob in bottom):
+            if not top or name in disabled or any(blob not in variables for blob in bottom):
                 continue
             results = self.forwards[name](*(variables[blob] for blob in bottom))
             if not isinstance(results, (tuple, list)):
