@@ -402,6 +402,7 @@ CONFORMANCE_REQUIREMENTS = (
     "scipy",
     "h5py",
     "pillow",
+    "protobuf",  # chainer-links' `caffe` extra: exporters_tests, links_tests/caffe_tests
 )
 
 

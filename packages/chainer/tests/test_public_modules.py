@@ -21,16 +21,6 @@ OPTIONAL_DISTRIBUTIONS = {
     "onnx_chainer": "onnx-chainer",
 }
 
-#: Modules that do not exist yet, with the reason (each one fails the run once it imports).
-NOT_YET_BUILT = {
-    "chainer.exporters": "Caffe import/export not built yet (issue 24)",
-    "chainer.exporters.caffe": "Caffe import/export not built yet (issue 24)",
-    "chainer.links.caffe": "Caffe import/export not built yet (issue 24)",
-    "chainer.links.caffe.caffe_function": "Caffe import/export not built yet (issue 24)",
-    "chainer.links.caffe.protobuf3": "Caffe import/export not built yet (issue 24)",
-    "chainer.links.caffe.protobuf3.caffe_pb2": "Caffe import/export not built yet (issue 24)",
-}
-
 
 def _module_names() -> list[str]:
     return [line.strip() for line in MODULE_LIST.read_text().splitlines() if line.strip()]
@@ -55,12 +45,6 @@ def test_public_module_imports(name):
     dist = OPTIONAL_DISTRIBUTIONS.get(name.partition(".")[0])
     if dist is not None and not _installed(dist):
         pytest.skip(f"{name} ships in {dist}, which is not part of this install")
-    if name in NOT_YET_BUILT:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError:
-            pytest.xfail(f"{name}: {NOT_YET_BUILT[name]}")
-        pytest.fail(f"{name} imports now: remove it from NOT_YET_BUILT")
     module = importlib.import_module(name)
     # ``chainer.cuda`` is v7's alias of ``chainer.backends.cuda``: the same module object.
     assert isinstance(module, types.ModuleType)

@@ -132,15 +132,18 @@ def test_prepare_uses_the_default_dtype():
         assert vgg.prepare(_image(), size=None).dtype == numpy.float64
 
 
-def test_auto_needs_the_cached_npz(monkeypatch, tmp_path):
+def test_auto_needs_the_cached_npz_or_caffemodel(monkeypatch, tmp_path):
     monkeypatch.setenv("CHAINER_DATASET_ROOT", str(tmp_path))
     expected = os.path.join(str(tmp_path), "pfnet", "chainer", "models", "ResNet-50-model.npz")
     with pytest.raises(OSError, match=r"ResNet50Layers\(pretrained_model='auto'\) needs") as info:
         L.ResNet50Layers()
     assert expected in str(info.value)
-    with pytest.raises(OSError, match="bvlc_googlenet.npz, which does not exist"):
+    assert "the Caffe model ResNet-50-model.caffemodel in" in str(info.value)
+    with pytest.raises(OSError, match="bvlc_googlenet.npz, or the Caffe model bvlc_googlenet"):
         L.GoogLeNet()
-    with pytest.raises(OSError, match="VGG_ILSVRC_19_layers.npz"):
+    with pytest.raises(
+        OSError, match="VGG_ILSVRC_19_layers.npz, or .* VGG_ILSVRC_19_layers.caffe"
+    ):
         L.VGG19Layers()
 
 
@@ -171,13 +174,13 @@ def test_models_directory_follows_the_dataset_root_without_chainer_training(monk
     )
 
 
-def test_caffemodels_are_not_converted():
-    message = r"cannot convert the Caffe model 'x.caffemodel'.*pass the .npz path"
-    with pytest.raises(NotImplementedError, match=message):
+def test_a_caffemodel_path_is_not_loaded_as_npz():
+    message = (
+        r"loads NPZ files: convert the Caffe model first with "
+        r"ResNet152Layers.convert_caffemodel_to_npz\('x.caffemodel', 'model.npz'\)"
+    )
+    with pytest.raises(ValueError, match=message):
         L.ResNet152Layers(pretrained_model="x.caffemodel")
-    for cls in (L.VGG16Layers, L.GoogLeNet, L.ResNet50Layers):
-        with pytest.raises(NotImplementedError, match=message):
-            cls.convert_caffemodel_to_npz("x.caffemodel", "x.npz")
 
 
 def test_a_missing_npz_path_is_reported():

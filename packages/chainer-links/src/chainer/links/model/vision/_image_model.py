@@ -3,7 +3,8 @@ extraction and prediction from images, image preparation, and finding pre-traine
 
 There is no download: pre-trained weights are read from a local NPZ file, either given as
 ``pretrained_model`` or, for ``'auto'``, from the directory where Chainer caches converted
-models (``$CHAINER_DATASET_ROOT/pfnet/chainer/models``).
+models (``$CHAINER_DATASET_ROOT/pfnet/chainer/models``), where a Caffe release of the model
+placed there is converted on first use.
 """
 
 from __future__ import annotations
@@ -184,7 +185,13 @@ def _models_directory() -> str:
     return os.path.join(get_dataset_root(), "pfnet", "chainer", "models")
 
 
-def weights_path(model_name: str, pretrained_model: tp.Any, npz_name: str) -> str | None:
+def weights_path(
+    model_name: str,
+    pretrained_model: tp.Any,
+    npz_name: str,
+    caffemodel_name: str,
+    convert: tp.Callable[[str, str], None],
+) -> str | None:
     """The NPZ file to load pre-trained weights from, or ``None`` for random weights.
 
     Args:
@@ -192,33 +199,37 @@ def weights_path(model_name: str, pretrained_model: tp.Any, npz_name: str) -> st
         pretrained_model: ``'auto'`` (the cached NPZ ``npz_name``), a path to an NPZ file,
             or a false value (no pre-trained weights).
         npz_name: The file name of the converted model in Chainer's model cache.
+        caffemodel_name: The file name of the Caffe release of the model; for ``'auto'``
+            without the NPZ file, a file of this name in the model cache is converted into it
+            with ``convert(path_caffemodel, path_npz)``, as Chainer v7 did.
+        convert: The model's ``convert_caffemodel_to_npz``.
 
     Raises:
-        OSError: ``'auto'`` and no cached NPZ file.
-        NotImplementedError: A ``.caffemodel`` path (conversion is not supported).
+        OSError: ``'auto'`` and neither the NPZ file nor the Caffe model in the cache.
+        ValueError: A ``.caffemodel`` path (convert it to NPZ first).
     """
     if not pretrained_model:
         return None
     if pretrained_model == "auto":
-        path = os.path.join(_models_directory(), npz_name)
+        directory = _models_directory()
+        path = os.path.join(directory, npz_name)
         if not os.path.exists(path):
-            raise OSError(
-                f"{model_name}(pretrained_model='auto') needs the pre-trained weights in "
-                f"{path}, which does not exist. They cannot be downloaded here: place the "
-                "converted NPZ file there, pass its path as pretrained_model, or use "
-                "pretrained_model=None for random weights."
-            )
+            path_caffemodel = os.path.join(directory, caffemodel_name)
+            if not os.path.exists(path_caffemodel):
+                raise OSError(
+                    f"{model_name}(pretrained_model='auto') needs the pre-trained weights in "
+                    f"{path}, or the Caffe model {caffemodel_name} in {directory} to convert "
+                    "them from; neither exists, and they cannot be downloaded here. Place "
+                    "either file there, pass an NPZ path as pretrained_model, or use "
+                    "pretrained_model=None for random weights."
+                )
+            convert(path_caffemodel, path)
         return path
     path = os.fspath(pretrained_model)
     if path.endswith(".caffemodel"):
-        caffemodel_not_supported(model_name, path)
+        raise ValueError(
+            f"{model_name}(pretrained_model={path!r}) loads NPZ files: convert the Caffe model "
+            f"first with {model_name}.convert_caffemodel_to_npz({path!r}, 'model.npz') and "
+            "pass the .npz path"
+        )
     return path
-
-
-def caffemodel_not_supported(model_name: str, path: str) -> tp.NoReturn:
-    """Raise the error of every Caffe-model conversion request."""
-    raise NotImplementedError(
-        f"{model_name} cannot convert the Caffe model {path!r}: reading .caffemodel files is "
-        "not supported. Convert it to NPZ with Chainer 7 (convert_caffemodel_to_npz) and "
-        "pass the .npz path as pretrained_model."
-    )

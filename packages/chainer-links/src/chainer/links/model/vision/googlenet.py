@@ -17,10 +17,10 @@ from chainer.functions.pooling.max_pooling_nd import max_pooling_2d
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.connection.inception import Inception
 from chainer.links.connection.linear import Linear
+from chainer.links.model.vision import _caffe_conversion
 from chainer.links.model.vision._image_model import (
     PILLOW_AVAILABLE,
     PretrainedImageModel,
-    caffemodel_not_supported,
     prepare_image,
     weights_path,
 )
@@ -96,7 +96,13 @@ class GoogLeNet(link.Chain, PretrainedImageModel):
     _branches = {"loss1_fc2": "inception_4a", "loss2_fc2": "inception_4d"}
 
     def __init__(self, pretrained_model: tp.Any = "auto") -> None:
-        path = weights_path(type(self).__name__, pretrained_model, "bvlc_googlenet.npz")
+        path = weights_path(
+            type(self).__name__,
+            pretrained_model,
+            "bvlc_googlenet.npz",
+            "bvlc_googlenet.caffemodel",
+            GoogLeNet.convert_caffemodel_to_npz,
+        )
         super().__init__()
         if path is None:
             initialW = initializers.LeCunUniform(scale=1.0)
@@ -156,15 +162,50 @@ class GoogLeNet(link.Chain, PretrainedImageModel):
 
     @classmethod
     def convert_caffemodel_to_npz(cls, path_caffemodel: str, path_npz: str) -> None:
-        """Not supported here: reading Caffe models needs Caffe's protobuf definitions.
+        """Convert BVLC's Caffe release (``bvlc_googlenet.caffemodel``) into an NPZ file
+        that ``pretrained_model`` loads.
+
+        Needs protobuf (``pip install 'chainer-links[caffe]'``).
+
+        Args:
+            path_caffemodel: The ``.caffemodel`` file.
+            path_npz: The NPZ file to write.
 
         Raises:
-            NotImplementedError: Always.
+            ValueError: The Caffe model lacks a layer of the network or has another shape.
         """
-        caffemodel_not_supported(cls.__name__, path_caffemodel)
+        _caffe_conversion.convert(
+            GoogLeNet(pretrained_model=None), path_caffemodel, path_npz, _transfer_caffe_weights
+        )
 
     def _prepare(self, image: tp.Any, size: tuple[int, int] | None) -> tp.Any:
         return prepare(image, size)
+
+
+#: Caffe layer name suffix -> link of an Inception block, in BVLC's GoogLeNet.
+_INCEPTION_LAYERS = (
+    ("1x1", "conv1"),
+    ("3x3_reduce", "proj3"),
+    ("3x3", "conv3"),
+    ("5x5_reduce", "proj5"),
+    ("5x5", "conv5"),
+    ("pool_proj", "projp"),
+)
+
+
+def _transfer_caffe_weights(weights: _caffe_conversion.CaffeWeights, model: GoogLeNet) -> None:
+    weights.copy("conv1/7x7_s2", model.conv1)
+    weights.copy("conv2/3x3_reduce", model.conv2_reduce)
+    weights.copy("conv2/3x3", model.conv2)
+    for name, _ in _INCEPTIONS:
+        inception = getattr(model, name)
+        for suffix, link_name in _INCEPTION_LAYERS:
+            weights.copy(f"inception_{name[3:]}/{suffix}", getattr(inception, link_name))
+    for aux in (1, 2):
+        weights.copy(f"loss{aux}/conv", getattr(model, f"loss{aux}_conv"))
+        weights.copy(f"loss{aux}/fc", getattr(model, f"loss{aux}_fc1"))
+        weights.copy(f"loss{aux}/classifier", getattr(model, f"loss{aux}_fc2"))
+    weights.copy("loss3/classifier", model.loss3_fc)
 
 
 def prepare(image: tp.Any, size: tuple[int, int] | None = (224, 224)) -> tp.Any:

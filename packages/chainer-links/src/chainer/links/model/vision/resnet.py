@@ -14,10 +14,10 @@ from chainer.functions.pooling.average_pooling_2d import average_pooling_2d
 from chainer.functions.pooling.max_pooling_nd import max_pooling_2d
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.connection.linear import Linear
+from chainer.links.model.vision import _caffe_conversion
 from chainer.links.model.vision._image_model import (
     PILLOW_AVAILABLE,
     PretrainedImageModel,
-    caffemodel_not_supported,
     prepare_image,
     weights_path,
 )
@@ -77,8 +77,15 @@ class ResNetLayers(link.Chain, PretrainedImageModel):
                 "The n_layers argument should be either 50, 101, or 152, but "
                 f"{n_layers} was given."
             )
-        npz_name = f"ResNet-{n_layers}-model.npz"
-        path = weights_path(type(self).__name__, pretrained_model, npz_name)
+        path = weights_path(
+            type(self).__name__,
+            pretrained_model,
+            f"ResNet-{n_layers}-model.npz",
+            f"ResNet-{n_layers}-model.caffemodel",
+            lambda caffemodel, npz: ResNetLayers.convert_caffemodel_to_npz(
+                caffemodel, npz, n_layers
+            ),
+        )
         super().__init__()
         if path is None:
             initialW = initializers.HeNormal(scale=1.0)
@@ -117,15 +124,56 @@ class ResNetLayers(link.Chain, PretrainedImageModel):
     def convert_caffemodel_to_npz(
         cls, path_caffemodel: str, path_npz: str, n_layers: int = 50
     ) -> None:
-        """Not supported here: reading Caffe models needs Caffe's protobuf definitions.
+        """Convert MSRA's Caffe release (``ResNet-{50,101,152}-model.caffemodel``) into an
+        NPZ file that ``pretrained_model`` loads.
+
+        Needs protobuf (``pip install 'chainer-links[caffe]'``).
+
+        Args:
+            path_caffemodel: The ``.caffemodel`` file.
+            path_npz: The NPZ file to write.
+            n_layers: 50, 101 or 152, the depth of the Caffe model.
 
         Raises:
-            NotImplementedError: Always.
+            ValueError: The Caffe model lacks a layer of the network or has another shape.
         """
-        caffemodel_not_supported(cls.__name__, path_caffemodel)
+        _caffe_conversion.convert(
+            ResNetLayers(None, n_layers), path_caffemodel, path_npz, _transfer_caffe_weights
+        )
 
     def _prepare(self, image: tp.Any, size: tuple[int, int] | None) -> tp.Any:
         return prepare(image, size)
+
+
+def _transfer_caffe_weights(weights: _caffe_conversion.CaffeWeights, model: ResNetLayers) -> None:
+    weights.copy("conv1", model.conv1)
+    weights.copy_batch_normalization("bn_conv1", "scale_conv1", model.bn1)
+    # MSRA names the bottlenecks of stage s "{s}a", "{s}b", ... or, in the long stages of the
+    # deeper networks, "{s}a", "{s}b1", "{s}b2", ...
+    lettered = len(model.res4._forward) == _BLOCKS[50][2]
+    for stage in (2, 3, 4, 5):
+        block = getattr(model, f"res{stage}")
+        for i, name in enumerate(block._forward):
+            if lettered or stage in (2, 5):
+                caffe_name = f"{stage}{'abcdefgh'[i]}"
+            else:
+                caffe_name = f"{stage}a" if i == 0 else f"{stage}b{i}"
+            _transfer_bottleneck(weights, getattr(block, name), caffe_name)
+    weights.copy("fc1000", model.fc6)
+
+
+def _transfer_bottleneck(
+    weights: _caffe_conversion.CaffeWeights, bottleneck: link.Chain, caffe_name: str
+) -> None:
+    branches = [("2a", "1"), ("2b", "2"), ("2c", "3")]
+    if isinstance(bottleneck, BottleneckA):
+        branches.append(("1", "4"))  # the projection of the input
+    for branch, index in branches:
+        suffix = f"{caffe_name}_branch{branch}"
+        weights.copy(f"res{suffix}", getattr(bottleneck, f"conv{index}"))
+        weights.copy_batch_normalization(
+            f"bn{suffix}", f"scale{suffix}", getattr(bottleneck, f"bn{index}")
+        )
 
 
 class ResNet50Layers(ResNetLayers):

@@ -12,10 +12,10 @@ from chainer.functions.noise.dropout import dropout
 from chainer.functions.pooling.max_pooling_nd import max_pooling_2d
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.connection.linear import Linear
+from chainer.links.model.vision import _caffe_conversion
 from chainer.links.model.vision._image_model import (
     PILLOW_AVAILABLE,
     PretrainedImageModel,
-    caffemodel_not_supported,
     prepare_image,
     weights_path,
 )
@@ -66,7 +66,13 @@ class VGGLayers(link.Chain, PretrainedImageModel):
             raise ValueError(
                 f"The n_layers argument should be either 16 or 19, but {n_layers} was given."
             )
-        path = weights_path(type(self).__name__, pretrained_model, _npz_name(n_layers))
+        path = weights_path(
+            type(self).__name__,
+            pretrained_model,
+            f"VGG_ILSVRC_{n_layers}_layers.npz",
+            f"VGG_ILSVRC_{n_layers}_layers.caffemodel",
+            lambda caffemodel, npz: VGGLayers.convert_caffemodel_to_npz(caffemodel, npz, n_layers),
+        )
         super().__init__()
         if path is None:
             kwargs = {"initialW": initializers.Normal(0.01), "initial_bias": initializers.Zero()}
@@ -107,19 +113,37 @@ class VGGLayers(link.Chain, PretrainedImageModel):
     def convert_caffemodel_to_npz(
         cls, path_caffemodel: str, path_npz: str, n_layers: int = 16
     ) -> None:
-        """Not supported here: reading Caffe models needs Caffe's protobuf definitions.
+        """Convert the VGG team's Caffe release (``VGG_ILSVRC_{16,19}_layers.caffemodel``)
+        into an NPZ file that ``pretrained_model`` loads.
+
+        Needs protobuf (``pip install 'chainer-links[caffe]'``).
+
+        Args:
+            path_caffemodel: The ``.caffemodel`` file.
+            path_npz: The NPZ file to write.
+            n_layers: 16 or 19, the depth of the Caffe model.
 
         Raises:
-            NotImplementedError: Always.
+            ValueError: The Caffe model lacks a layer of the network or has another shape.
         """
-        caffemodel_not_supported(cls.__name__, path_caffemodel)
+        _caffe_conversion.convert(
+            VGGLayers(pretrained_model=None, n_layers=n_layers),
+            path_caffemodel,
+            path_npz,
+            _transfer_caffe_weights,
+        )
 
     def _prepare(self, image: tp.Any, size: tuple[int, int] | None) -> tp.Any:
         return prepare(image, size)
 
 
-def _npz_name(n_layers: int) -> str:
-    return f"VGG_ILSVRC_{n_layers}_layers.npz"
+def _transfer_caffe_weights(weights: _caffe_conversion.CaffeWeights, model: VGGLayers) -> None:
+    # The Caffe layers have the names of the links.
+    for names in model._blocks:
+        for name in names:
+            weights.copy(name, getattr(model, name))
+    for name in ("fc6", "fc7", "fc8"):
+        weights.copy(name, getattr(model, name))
 
 
 class VGG16Layers(VGGLayers):
