@@ -61,3 +61,7 @@ def array_to_cpu(array):
         "cannot convert to numpy.ndarray: expected a numpy, cupy or chainerx ndarray, an "
         f"iDeep mdarray, a scalar or None, got {type(array).__module__}.{type(array).__name__}"
     )
+
+
+_to_cpu = array_to_cpu
+"""v7-compatible alias of :func:`array_to_cpu` (v7 code and tests call ``_cpu._to_cpu``)."""
