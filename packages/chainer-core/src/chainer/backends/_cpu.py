@@ -6,7 +6,7 @@ import numbers
 
 import numpy
 
-from chainer._backend import Device, is_loaded_instance
+from chainer._backend import Device, convert_arrays, is_loaded_instance
 
 
 class CpuDevice(Device):
@@ -63,5 +63,6 @@ def array_to_cpu(array):
     )
 
 
-_to_cpu = array_to_cpu
-"""v7-compatible alias of :func:`array_to_cpu` (v7 code and tests call ``_cpu._to_cpu``)."""
+def _to_cpu(array):
+    """For v7 compatibility: :func:`array_to_cpu` over nested lists/tuples/dicts, as v7's."""
+    return convert_arrays(array, array_to_cpu)
