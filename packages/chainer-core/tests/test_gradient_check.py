@@ -101,3 +101,55 @@ def test_numerical_grad_value_is_the_central_difference():
         lambda: (x**3,), (x,), (numpy.array([1.0, 2.0]),), detect_nondifferentiable=True
     )
     numpy.testing.assert_allclose(gx, [3.0, 24.0], rtol=1e-5)
+
+
+class _ScaleLink(chainer.Link):
+    """y = x * w + x ** 2 * c, with a float32 parameter ``w`` and a float32 constant ``c``."""
+
+    def __init__(self, wrong_gradient=False):
+        super().__init__()
+        self.wrong_gradient = wrong_gradient
+        self.c = numpy.array([0.5, -1.0, 2.0], numpy.float32)
+        with self.init_scope():
+            self.w = chainer.Parameter(numpy.array([1.5, -2.0, 0.25], numpy.float32))
+
+    def forward(self, x):
+        c = chainer.Variable(self.c.astype(x.dtype), requires_grad=False)
+        x_const = x
+        if self.wrong_gradient and x.dtype == self.w.dtype:  # backprop loses half of 2 x c
+            x_const = chainer.Variable(x.array, requires_grad=False)
+        return x * self.w + x * x_const * c
+
+
+def test_dtype_evaluates_a_link_whose_parameters_stay_in_their_own_dtype():
+    # In float64 the inputs meet the float32 parameter, which the type checks of x * w
+    # reject; as in v7 the numerical evaluation runs without them.
+    x = _f32(0.5, 1.0, -1.5)
+    gy = _f32(1.0, -2.0, 0.5)
+    gradient_check.check_backward(_ScaleLink(), x, gy, dtype=numpy.float64)
+    with pytest.raises(AssertionError, match="directional derivative"):
+        gradient_check.check_backward(_ScaleLink(wrong_gradient=True), x, gy, dtype=numpy.float64)
+    # Outside the numerical evaluation type checks still apply.
+    with pytest.raises(chainer.utils.type_check.InvalidType, match="Mul"):
+        _ScaleLink()(chainer.Variable(x.astype(numpy.float64)))
+
+
+def test_params_may_be_a_single_variable_even_an_uninitialized_one():
+    link = chainer.Link()
+    with link.init_scope():
+        link.w = chainer.Parameter(chainer.initializers.Constant(3.0))
+
+    def f(x):
+        if link.w.array is None:
+            link.w.initialize(x.shape)
+        return x * link.w * link.w
+
+    x = _f32(1.0, -2.0)
+    gradient_check.check_backward(f, x, _f32(1.0, 1.0), params=link.w, dtype=numpy.float64)
+    assert link.w.array.shape == (2,)
+
+    def wrong(x):
+        return x * chainer.Variable(link.w.array, requires_grad=False) * link.w
+
+    with pytest.raises(AssertionError, match="directional derivative"):
+        gradient_check.check_backward(wrong, x, _f32(1.0, 1.0), params=link.w)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy
 
-from chainer import function_node
+from chainer import configuration, function_node
 from chainer.variable import Variable
 
 __all__ = ["NondifferentiableError", "check_backward", "check_double_backward", "numerical_grad"]
@@ -202,19 +202,23 @@ def check_backward(
         x_data: An input array or a tuple of input arrays.
         y_grad: The output gradient array(s); ``None`` (all outputs single-element: they
             start from 1), or a ``None`` entry for an output that gets no gradient.
-        params: Parameters (variables) used by ``func`` whose gradients are checked too.
+        params: Parameters (variables) used by ``func`` whose gradients are checked too; a
+            single variable stands for a one-element tuple.
         eps: Step of the finite differences.
         atol, rtol: Tolerances of the comparison.
         no_grads: Per input, ``True`` when no gradient is expected (default: non-float ones).
         dtype: Compute the numerical derivative in this dtype (e.g. ``numpy.float64``) for
-            better precision; ``None`` uses the inputs' dtypes.
+            better precision: the inputs and ``params`` are cast to it, and, as in v7, that
+            evaluation runs without type checks, so that arrays ``func`` holds in their own
+            dtype (a link's other parameters) meet the cast inputs. ``None`` uses the inputs'
+            dtypes.
         detect_nondifferentiable: Fail clearly when the point is a kink of the function.
 
     Raises:
         AssertionError: The gradients do not match, with both values and the inputs.
     """
     xs, no_grads = _prepare_inputs(x_data, no_grads)
-    params = tuple(params)
+    params = _as_tuple(params)
     y_grads = _as_tuple(y_grad)
     # Float inputs listed in no_grads still take part in backprop, so that a gradient computed
     # for them is caught (v7).
@@ -295,7 +299,10 @@ def check_backward(
         return tuple(None if y is None else y.array for y in outs)
 
     steps = _DETECTION_STEPS if detect_nondifferentiable else (-1.0, 1.0)
-    samples = [evaluate(step * eps) for step in steps]
+    # As in v7, without type checks: in ``dtype`` the inputs may meet arrays that ``func``
+    # holds in their own dtype (a link's parameters), which NumPy promotes.
+    with configuration.using_config("type_check", False):
+        samples = [evaluate(step * eps) for step in steps]
     if detect_nondifferentiable:
         _check_differentiable(samples, 0, 1e-2, "the checked point")
     plus = _weighted_sum(samples[-1], grad_outputs)
@@ -358,7 +365,7 @@ def check_double_backward(
     """
     xs, no_grads = _prepare_inputs(x_data, no_grads)
     y_grads = _as_tuple(y_grad)
-    params = tuple(params)
+    params = _as_tuple(params)
     n_x = len(xs)
 
     def first_order_grad(*inputs):
@@ -381,7 +388,7 @@ def check_double_backward(
     check_backward(
         first_order_grad,
         xs + y_grads,
-        _as_tuple(x_grad_grad) + tuple(params_grad_grad),
+        _as_tuple(x_grad_grad) + _as_tuple(params_grad_grad),
         params=params,
         eps=eps,
         atol=atol,

@@ -47,3 +47,18 @@ def test_array_to_cpu_rejects_non_arrays():
         array_to_cpu([1, 2])
     with pytest.raises(TypeError, match=r"got builtins.str"):
         CpuDevice().send("1.0")
+
+
+def test_v7_private_to_cpu_converts_arrays_and_nested_containers():
+    from chainer.backends import _cpu
+
+    x = numpy.arange(4.0)
+    assert _cpu._to_cpu(x) is x
+    pair = _cpu._to_cpu((x, [numpy.float64(2.0)]))
+    assert type(pair) is tuple and pair[0] is x
+    assert isinstance(pair[1], list) and isinstance(pair[1][0], numpy.ndarray)
+    converted = _cpu._to_cpu(numpy.float32(1.5))
+    assert isinstance(converted, numpy.ndarray) and converted.dtype == numpy.float32
+    assert converted == 1.5
+    with pytest.raises(TypeError, match=r"got builtins.str"):
+        _cpu._to_cpu(["1"])

@@ -6,7 +6,7 @@ import numbers
 
 import numpy
 
-from chainer._backend import Device, is_loaded_instance
+from chainer._backend import Device, convert_arrays, is_loaded_instance
 
 
 class CpuDevice(Device):
@@ -61,3 +61,8 @@ def array_to_cpu(array):
         "cannot convert to numpy.ndarray: expected a numpy, cupy or chainerx ndarray, an "
         f"iDeep mdarray, a scalar or None, got {type(array).__module__}.{type(array).__name__}"
     )
+
+
+def _to_cpu(array):
+    """For v7 compatibility: :func:`array_to_cpu` over nested lists/tuples/dicts, as v7's."""
+    return convert_arrays(array, array_to_cpu)

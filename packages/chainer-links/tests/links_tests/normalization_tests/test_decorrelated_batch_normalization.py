@@ -48,25 +48,34 @@ def test_finetuning_counts_batches():
     assert link.N == 0
 
 
-def test_statistics_saved_without_the_group_axis_are_repeated():
+def _old_statistics_file(mean, projection):
     buffer = io.BytesIO()
-    numpy.savez(
-        buffer,
-        N=numpy.array(0),
-        avg_mean=numpy.array([1.0, 2.0]),
-        avg_projection=numpy.array([[1.0, 0.5], [0.0, 1.0]]),
-    )
+    numpy.savez(buffer, N=numpy.array(0), avg_mean=mean, avg_projection=projection)
     buffer.seek(0)
+    return buffer
+
+
+def test_statistics_saved_without_the_group_axis_are_repeated_with_a_warning():
+    buffer = _old_statistics_file(numpy.array([1.0, 2.0]), numpy.array([[1.0, 0.5], [0.0, 1.0]]))
     link = L.DecorrelatedBatchNormalization(6, groups=3)
-    serializers.load_npz(buffer, link)
+    with pytest.warns(UserWarning, match="was saved without the group axis") as rec:
+        serializers.load_npz(buffer, link)
+    assert [str(w.message).split()[0] for w in rec] == ["'avg_mean'", "'avg_projection'"]
+    assert "each of the 3 groups" in str(rec[1].message)
     numpy.testing.assert_array_equal(link.avg_mean, [[1, 2]] * 3)
     numpy.testing.assert_array_equal(link.avg_projection, [[[1, 0.5], [0, 1]]] * 3)
 
 
+def test_statistics_without_the_group_axis_load_silently_into_one_group():
+    buffer = _old_statistics_file(numpy.array([1.0, 2.0]), numpy.array([[1.0, 0.5], [0.0, 1.0]]))
+    link = L.DecorrelatedBatchNormalization(2, groups=1)
+    serializers.load_npz(buffer, link)  # warnings are errors here
+    numpy.testing.assert_array_equal(link.avg_mean, [[1, 2]])
+    numpy.testing.assert_array_equal(link.avg_projection, [[[1, 0.5], [0, 1]]])
+
+
 def test_statistics_of_another_shape_are_refused():
-    buffer = io.BytesIO()
-    numpy.savez(buffer, N=numpy.array(0), avg_mean=numpy.zeros(3), avg_projection=numpy.eye(2))
-    buffer.seek(0)
+    buffer = _old_statistics_file(numpy.zeros(3), numpy.eye(2))
     with pytest.raises(ValueError, match=r"cannot load 'avg_mean': expected shape \(3, 2\)"):
         serializers.load_npz(buffer, L.DecorrelatedBatchNormalization(6, groups=3))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typing as tp
+import warnings
 
 import numpy
 
@@ -106,7 +107,8 @@ class DecorrelatedBatchNormalization(link.Link):
 
 class _GroupAxisDeserializer(Deserializer):
     """Loads statistics saved with one set shared by all groups (no leading group axis), as
-    older versions wrote them, by repeating them for every group."""
+    older versions wrote them, by repeating them for every group (with a ``UserWarning`` when
+    there are several groups, as in v7: the old statistics were not per group)."""
 
     def __init__(self, base: Deserializer) -> None:
         self.base = base
@@ -121,6 +123,13 @@ class _GroupAxisDeserializer(Deserializer):
         if loaded is None:
             return value
         if loaded.shape == value.shape[1:]:
+            if value.shape[0] != 1:
+                warnings.warn(
+                    f"{key!r} was saved without the group axis (an older file): the same "
+                    f"statistics are used for each of the {value.shape[0]} groups",
+                    UserWarning,
+                    stacklevel=2,
+                )
             loaded = numpy.broadcast_to(backend.CpuDevice().send(loaded), value.shape)
         if loaded.shape != value.shape:
             raise ValueError(
