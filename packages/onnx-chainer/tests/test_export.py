@@ -307,3 +307,37 @@ def test_any_callable_exports(run_onnxruntime):
     x = input_generator.increasing(2, 3)
     model = onnx_chainer.export(lambda v: F.relu(v) * 2, x)
     np.testing.assert_allclose(run_onnxruntime(model, {"Input_0": x})[0], np.maximum(x, 0) * 2)
+
+
+def test_functions_after_array_arithmetic_are_traced(run_onnxruntime):
+    # ``x.array + 1`` cuts the graph; as in Chainer v7 the sigmoid applied to the result is
+    # still exported (its input becomes a constant of the traced value).
+    x = input_generator.increasing(2, 3)
+    model = onnx_chainer.export(lambda v: F.sigmoid(v.array + 1), x)
+    (sigmoid,) = [n for n in model.graph.node if n.op_type == "Sigmoid"]
+    assert sigmoid.input[0] != "Input_0"
+    (initializer,) = model.graph.initializer
+    assert initializer.name == sigmoid.input[0]
+    want = 1 / (1 + np.exp(-(x + 1)))
+    np.testing.assert_allclose(run_onnxruntime(model, {"Input_0": x})[0], want, rtol=1e-6)
+
+
+def test_inputs_that_do_not_require_grad_are_traced(run_onnxruntime):
+    x = chainer.Variable(input_generator.increasing(2, 3), requires_grad=False)
+    model = onnx_chainer.export(lambda v: F.relu(v) * 2, x)
+    assert [n.op_type for n in model.graph.node] == ["Relu", "Constant", "Mul"]
+    assert model.graph.node[0].input[0] == "Input_0"
+    np.testing.assert_allclose(
+        run_onnxruntime(model, {"Input_0": x.array})[0], np.maximum(x.array, 0) * 2
+    )
+    assert not x.requires_grad and x.creator is None
+
+
+def test_no_backprop_mode_inside_the_model_is_not_traced():
+    def forward(v):
+        with chainer.no_backprop_mode():
+            offset = F.relu(v)
+        return v + offset.array
+
+    model = onnx_chainer.export(forward, input_generator.increasing(2, 3))
+    assert [n.op_type for n in model.graph.node] == ["Add"]

@@ -78,6 +78,8 @@ class RetainInputHook(chainer.LinkHook):
         hook = self
 
         def recording_apply(func, inputs):
+            if chainer.config.enable_backprop:
+                inputs = _traceable(inputs)
             outputs = original(func, inputs)
             hook._record(func, tuple(inputs), outputs)
             return outputs
@@ -93,6 +95,26 @@ class RetainInputHook(chainer.LinkHook):
     def __exit__(self, *exc_info):
         chainer.FunctionNode.apply = self._original_apply
         return super().__exit__(*exc_info)
+
+
+def _traceable(inputs: Any) -> Any:
+    """``inputs`` such that applying a function to them builds a graph node.
+
+    Chainer records a function only when an input requires grad; Chainer v7 recorded every
+    function while backprop was enabled, so code that computes on ``.array`` (which cuts the
+    graph) still exported the functions applied after it. Arrays and Variables that do not
+    require grad are passed as fresh Variables that do (on the same arrays), and only when no
+    input requires grad: the caller's Variables are left untouched.
+    """
+    inputs = tuple(inputs)
+    if any(isinstance(x, chainer.Variable) and x.requires_grad for x in inputs):
+        return inputs
+    return tuple(
+        chainer.Variable(x.array if isinstance(x, chainer.Variable) else x, requires_grad=True)
+        if isinstance(x, chainer.Variable) or isinstance(x, chainer.get_array_types())
+        else x
+        for x in inputs
+    )
 
 
 @contextlib.contextmanager

@@ -192,7 +192,10 @@ def convert_flip(params):
 @support("Permutate")
 def convert_permutate(params):
     func = params.func
-    x, indices = params.input_names
+    # The permutation is an attribute of the node (as in v7): a graph input when it was passed
+    # to the model as one, otherwise an initializer.
+    (x,) = params.input_names
+    indices = params.context.get_name(func.indices)
     gb = GraphBuilder()
     if func.inv:
         if params.opset_version < 9:
@@ -200,7 +203,7 @@ def convert_permutate(params):
                 f"Permutate with inv=True is supported from opset 9, you asked for "
                 f"{params.opset_version}"
             )
-        length = forms.input_shape(params, 1)[0]
+        length = len(func.indices)
         zeros = forms.const(params, np.zeros(length, np.int64), "zeros")
         positions = forms.const(params, np.arange(length, dtype=np.int64), "range")
         index64 = gb.op("Cast", [indices], to=mapping.onnx_type(np.int64))
