@@ -282,14 +282,30 @@ def test_retain_input_hook_keeps_temporary_inputs():
     assert [type(f).__name__ for f in hook.functions] == ["Stack"]
 
 
+def _pool_and_upsample(x, ksize, stride):
+    y, indexes = F.max_pooling_2d(x, ksize, stride, return_indices=True)
+    return F.upsampling_2d(y, indexes, ksize, stride, outsize=x.shape[2:])
+
+
 @pytest.mark.parametrize(
     "forward,message",
     [
         (lambda x: F.unpooling_2d(x, 3, stride=2, cover_all=False), "no ONNX form"),
         (lambda x: x[[0, 1], :, [0, 1]], "leading axes"),
         (lambda x: F.cast(x, np.int32) // 2, "FloorDivide of integers"),
+        (
+            lambda x: F.upsampling_2d(x, np.zeros(x.shape, np.int32), 2, outsize=(6, 6)),
+            "returned by max_pooling_2d",
+        ),
+        (lambda x: _pool_and_upsample(x, 3, 2), r"with stride >= ksize"),
     ],
-    ids=["overlapping_unpooling", "separated_array_indices", "integer_floor_divide"],
+    ids=[
+        "overlapping_unpooling",
+        "separated_array_indices",
+        "integer_floor_divide",
+        "upsampling_constant_indexes",
+        "upsampling_overlapping_windows",
+    ],
 )
 def test_argument_combinations_onnx_cannot_express(forward, message, tmp_path):
     path = tmp_path / "m.onnx"

@@ -366,6 +366,7 @@ def export(
     _warn_uninitialized(model)
 
     context = Context(model, opset_version)
+    context.traced_functions = list(hook.functions)
     for name, variable in inputs:
         context.set_name(variable, name)
         context.set_name(variable.array, name)

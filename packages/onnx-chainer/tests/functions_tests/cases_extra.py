@@ -1,0 +1,137 @@
+"""More converter cases, in the form of ``cases.py`` (which they extend)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import chainer
+import chainer.functions as F
+import chainer.links as L
+from onnx_chainer.testing import input_generator as gen
+
+
+def _fn(f):
+    return chainer.Sequential(f)
+
+
+def _x(*shape):
+    return gen.increasing(*shape)
+
+
+class _SequenceModel(chainer.Chain):
+    """An ``NStep*`` link over sequences of different lengths; returns hy (, cy) and ys."""
+
+    def __init__(self, link):
+        super().__init__()
+        with self.init_scope():
+            self.rnn = link
+
+    def forward(self, *xs):
+        *states, ys = self.rnn(None, *([None] if len(self._states()) == 2 else []), list(xs))
+        return (*states, F.concat(ys, axis=0))
+
+    def _states(self):
+        return ("hx", "cx") if "LSTM" in type(self.rnn).__name__ else ("hx",)
+
+
+def _sequences(*lengths):
+    rng = np.random.RandomState(1)
+    return tuple(rng.uniform(-1, 1, (n, 3)).astype(np.float32) for n in lengths)
+
+
+def _n_step_lstm(xs_lengths):
+    """``F.n_step_lstm`` itself, two layers, the batch shrinking over time."""
+    rng = np.random.RandomState(2)
+    units, in_size = 4, 3
+    ws = [
+        [rng.uniform(-1, 1, (units, in_size if layer == 0 and k < 4 else units)).astype("f")]
+        for layer in range(2)
+        for k in range(8)
+    ]
+    ws = [sum(ws[layer * 8 : layer * 8 + 8], []) for layer in range(2)]
+    bs = [[rng.uniform(-1, 1, units).astype("f") for _ in range(8)] for _ in range(2)]
+    batch = xs_lengths[0]
+
+    def forward(h, c, *xs):
+        hy, cy, ys = F.n_step_lstm(2, 0.0, h, c, ws, bs, list(xs))
+        return hy, cy, F.concat(ys, axis=0)
+
+    xs = tuple(rng.uniform(-1, 1, (b, in_size)).astype("f") for b in xs_lengths)
+    h = rng.uniform(-1, 1, (2, batch, units)).astype("f")
+    return _fn(forward), (h, h * 0.5, *xs)
+
+
+def _upsampling(shape, ksize, cover_all):
+    def forward(x):
+        y, indexes = F.max_pooling_2d(x, ksize, cover_all=cover_all, return_indices=True)
+        return F.upsampling_2d(y * 2, indexes, ksize, cover_all=cover_all, outsize=shape[2:])
+
+    return _fn(forward), _x(*shape)
+
+
+CASES = [
+    ("im2col", "Im2Col", lambda: (_fn(lambda x: F.im2col(x, 3, 2, 1)), _x(1, 3, 5, 6))),
+    (
+        "im2col_cover_all_dilate",
+        "Im2Col",
+        lambda: (
+            _fn(lambda x: F.im2col(x, (2, 3), (2, 1), (0, 1), cover_all=True, dilate=(1, 2))),
+            _x(2, 2, 5, 6),
+        ),
+    ),
+    (
+        "local_convolution_2d",
+        "Im2Col",
+        lambda: (
+            _fn(lambda x: F.local_convolution_2d(x, _x(2, 2, 2, 3, 2, 2), _x(2, 2, 2))),
+            _x(1, 3, 3, 3),
+        ),
+    ),
+    ("upsampling_2d", "Upsampling2D", lambda: _upsampling((1, 2, 4, 6), 2, False)),
+    ("upsampling_2d_cover_all", "Upsampling2D", lambda: _upsampling((2, 2, 5, 5), 2, True)),
+    (
+        "scatter_add",
+        "ScatterAdd",
+        lambda: (
+            _fn(lambda a, b: F.scatter_add(a, ([0, 2], slice(None)), b)),
+            (_x(3, 4), _x(2, 4) * 3),
+        ),
+    ),
+    (
+        "scatter_add_repeated",
+        "ScatterAdd",
+        lambda: (
+            _fn(lambda a, b: F.scatter_add(a, (slice(None), np.array([1, 0, 1])), b)),
+            (_x(2, 3), _x(2, 3) * 3),
+        ),
+    ),
+    ("n_step_lstm", "LSTMRecurrence", lambda: _n_step_lstm([3, 3, 3])),
+    ("n_step_lstm_shrinking", "LSTMRecurrence", lambda: _n_step_lstm([3, 2, 2, 1])),
+    (
+        "n_step_lstm_link",
+        "LSTMRecurrence",
+        lambda: (_SequenceModel(L.NStepLSTM(2, 3, 4, 0.0)), _sequences(4, 2, 3)),
+    ),
+    (
+        "n_step_bilstm_link",
+        "LSTMRecurrence",
+        lambda: (_SequenceModel(L.NStepBiLSTM(1, 3, 4, 0.0)), _sequences(2, 4, 3)),
+    ),
+]
+
+MIN_OPSET = {
+    "scatter_add_repeated": 16,
+    "n_step_lstm_link": 9,  # the link permutes the batch back (Permutate with inv=True)
+    "n_step_bilstm_link": 9,
+}
+WARNS: set[str] = set()
+INEXACT_BELOW: dict[str, int] = {}
+FLOAT32_ONLY = {
+    "local_convolution_2d",
+    "n_step_lstm",
+    "n_step_lstm_shrinking",
+    "im2col",
+    "im2col_cover_all_dilate",
+    "upsampling_2d",
+    "upsampling_2d_cover_all",
+}
