@@ -357,3 +357,28 @@ def test_no_backprop_mode_inside_the_model_is_not_traced():
 
     model = onnx_chainer.export(forward, input_generator.increasing(2, 3))
     assert [n.op_type for n in model.graph.node] == ["Add"]
+
+
+def test_forget_exports_the_function_it_wraps(run_onnxruntime):
+    x = input_generator.increasing(2, 3)
+    model = onnx_chainer.export(lambda v: F.forget(lambda a: (F.relu(a) * 2, -a), v)[0] + 1, x)
+    assert [n.op_type for n in model.graph.node if n.op_type != "Constant"] == [
+        "Relu",
+        "Mul",
+        "Add",
+    ]
+    want = np.maximum(x, 0) * 2 + 1
+    np.testing.assert_allclose(run_onnxruntime(model, {"Input_0": x})[0], want)
+
+
+def test_as_strided_of_a_view_reading_outside_it_is_an_error(tmp_path):
+    base = np.arange(8, dtype=np.float32)
+    path = tmp_path / "m.onnx"
+    with pytest.raises(ValueError, match="AsStrided reads memory outside its input"):
+        onnx_chainer.export(
+            lambda v: F.as_strided(v, (4,), (1,), 0),
+            chainer.Variable(base[2:4]),
+            filename=str(path),
+            no_testcase=True,
+        )
+    assert not path.exists()

@@ -14,6 +14,7 @@ import onnx.helper
 
 import chainer
 import chainer.functions
+from chainer.functions.util.forget import Forget
 from onnx_chainer import mapping, onnx_helper, replace_func
 from onnx_chainer.context import Context
 from onnx_chainer.functions import _registry
@@ -80,6 +81,8 @@ class RetainInputHook(chainer.LinkHook):
         def recording_apply(func, inputs):
             if chainer.config.enable_backprop:
                 inputs = _traceable(inputs)
+                if isinstance(func, Forget):
+                    return _forgotten_function_traced(func, inputs)
             outputs = original(func, inputs)
             hook._record(func, tuple(inputs), outputs)
             return outputs
@@ -95,6 +98,17 @@ class RetainInputHook(chainer.LinkHook):
     def __exit__(self, *exc_info):
         chainer.FunctionNode.apply = self._original_apply
         return super().__exit__(*exc_info)
+
+
+def _forgotten_function_traced(func: Any, inputs: tuple) -> tuple:
+    """Run the function wrapped by ``F.forget`` so that what it applies is traced.
+
+    ``forget`` only changes how gradients are computed (recomputed in backward); the exported
+    graph is that of the wrapped function.
+    """
+    variables = [x if isinstance(x, chainer.Variable) else chainer.Variable(x) for x in inputs]
+    outputs = func.func(*variables)
+    return (outputs,) if isinstance(outputs, chainer.Variable) else tuple(outputs)
 
 
 def _traceable(inputs: Any) -> Any:

@@ -105,6 +105,27 @@ CASES = [
             (_x(2, 3), _x(2, 3) * 3),
         ),
     ),
+    ("diagonal", "Diagonal", lambda: (_fn(lambda x: F.diagonal(x, 1, 2, 0)), _x(3, 2, 4))),
+    (
+        "as_strided",
+        "AsStrided",
+        lambda: (_fn(lambda x: F.as_strided(x, (3, 2), (2, 1), 1)), _x(8)),
+    ),
+    (
+        "as_strided_overlapping",
+        "AsStrided",
+        lambda: (_fn(lambda x: F.as_strided(x, (3, 3), (1, 0))), _x(2, 2)),
+    ),
+    (
+        "pad_sequence",
+        "PadSequence",
+        lambda: (_fn(lambda *xs: F.pad_sequence(xs, padding=-2)), (_x(3, 2), _x(1, 2), _x(2, 2))),
+    ),
+    (
+        "pad_sequence_length",
+        "PadSequence",
+        lambda: (_fn(lambda *xs: F.pad_sequence(xs, 4)), (_x(3), _x(4))),
+    ),
     ("n_step_lstm", "LSTMRecurrence", lambda: _n_step_lstm([3, 3, 3])),
     ("n_step_lstm_shrinking", "LSTMRecurrence", lambda: _n_step_lstm([3, 2, 2, 1])),
     (
