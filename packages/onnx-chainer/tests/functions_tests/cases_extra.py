@@ -126,6 +126,13 @@ CASES = [
         "PadSequence",
         lambda: (_fn(lambda *xs: F.pad_sequence(xs, 4)), (_x(3), _x(4))),
     ),
+    (
+        "slstm",
+        "SLSTM",
+        lambda: (_fn(F.slstm), (_x(2, 3), _x(2, 3) * 2, _x(2, 12), _x(2, 12)[::-1].copy())),
+    ),
+    ("tree_lstm", "TreeLSTM", lambda: (_fn(F.tree_lstm), (_x(2, 3), _x(2, 3) * 2, _x(2, 15)))),
+    ("tree_lstm_one_child", "TreeLSTM", lambda: (_fn(F.tree_lstm), (_x(2, 3, 2), _x(2, 12, 2)))),
     ("n_step_lstm", "LSTMRecurrence", lambda: _n_step_lstm([3, 3, 3])),
     ("n_step_lstm_shrinking", "LSTMRecurrence", lambda: _n_step_lstm([3, 2, 2, 1])),
     (

@@ -7,6 +7,34 @@ from onnx_chainer.functions._registry import support
 from onnx_chainer.onnx_helper import GraphBuilder
 
 
+def _gates(gb, params, x: str, index: int, n: int, blocked: bool) -> list[str]:
+    """The ``n`` pre-activation gates of input ``index``, each of shape ``(B, H, ...)``.
+
+    ``lstm``/``slstm`` interleave them along axis 1 (channel ``u * n + k`` is gate ``k`` of unit
+    ``u``), ``tree_lstm`` lays them out in blocks (channel ``k * H + u``).
+    """
+    shape = forms.input_shape(params, index)
+    units = shape[1] // n
+    grouped = [shape[0], n, units] if blocked else [shape[0], units, n]
+    axis = 1 if blocked else 2
+    gates = forms.reshape(gb, params, x, [*grouped, *shape[2:]])
+    pieces = [f"{params.context.current_name}_in{index}_gate_{k}" for k in range(n)]
+    forms.split(gb, params, gates, [1] * n, axis, pieces)
+    return [forms.squeeze(gb, params, p, [axis]) for p in pieces]
+
+
+def _cell(gb, params, inputs, o: str, fs, cs) -> None:
+    """``c = sum tanh(a) sigmoid(i) + sum sigmoid(f_k) c_k``, ``h = sigmoid(o) tanh(c)``."""
+    terms = [gb.op("Mul", [gb.op("Tanh", [a]), gb.op("Sigmoid", [i])]) for a, i in inputs]
+    terms += [gb.op("Mul", [gb.op("Sigmoid", [f]), c]) for f, c in zip(fs, cs)]
+    c_name, h_name = params.output_names
+    total = terms[0]
+    for term in terms[1:-1]:
+        total = gb.op("Add", [total, term])
+    forms.emit(gb, "Add", [total, terms[-1]], c_name)
+    forms.emit(gb, "Mul", [gb.op("Sigmoid", [o]), gb.op("Tanh", [c_name])], h_name)
+
+
 @support("LSTM", input_labels=("c", "x"))
 def convert_lstm(params):
     c_prev, x = params.input_names
@@ -16,17 +44,28 @@ def convert_lstm(params):
             f"LSTM: a shrinking batch (c {c_shape}, x {x_shape}) is not exported; pass the "
             "same batch size for c and x"
         )
-    units = x_shape[1] // 4
     gb = GraphBuilder()
-    gates = forms.reshape(gb, params, x, [x_shape[0], units, 4, *x_shape[2:]])
-    pieces = [f"{params.context.current_name}_gate_{g}" for g in "aifo"]
-    forms.split(gb, params, gates, [1, 1, 1, 1], 2, pieces)
-    a, i, f, o = (forms.squeeze(gb, params, p, [2]) for p in pieces)
-    a = gb.op("Tanh", [a])
-    i, f, o = (gb.op("Sigmoid", [g]) for g in (i, f, o))
-    c_name, h_name = params.output_names
-    forms.emit(gb, "Add", [gb.op("Mul", [a, i]), gb.op("Mul", [f, c_prev])], c_name)
-    forms.emit(gb, "Mul", [o, gb.op("Tanh", [c_name])], h_name)
+    a, i, f, o = _gates(gb, params, x, 1, 4, blocked=False)
+    _cell(gb, params, [(a, i)], o, [f], [c_prev])
+    return gb.nodes()
+
+
+@support("SLSTM", input_labels=("c_prev1", "c_prev2", "x1", "x2"))
+def convert_slstm(params):
+    c1, c2, x1, x2 = params.input_names
+    gb = GraphBuilder()
+    a1, i1, f1, o1 = _gates(gb, params, x1, 2, 4, blocked=False)
+    a2, i2, f2, o2 = _gates(gb, params, x2, 3, 4, blocked=False)
+    _cell(gb, params, [(a1, i1), (a2, i2)], gb.op("Add", [o1, o2]), [f1, f2], [c1, c2])
+    return gb.nodes()
+
+
+@support("TreeLSTM")
+def convert_tree_lstm(params):
+    *cs, x = params.input_names
+    gb = GraphBuilder()
+    a, i, o, *fs = _gates(gb, params, x, len(cs), 3 + len(cs), blocked=True)
+    _cell(gb, params, [(a, i)], o, fs, cs)
     return gb.nodes()
 
 
