@@ -61,6 +61,20 @@ def _n_step_lstm(xs_lengths):
     return _fn(forward), (h, h * 0.5, *xs)
 
 
+def _triple():
+    rng = np.random.RandomState(3)
+    return tuple(rng.uniform(-1, 1, (4, 3)).astype(np.float32) for _ in range(3))
+
+
+def _pair_and_labels():
+    return (*_triple()[:2], np.array([1, 0, 0, 1], np.int32))
+
+
+def _r2_inputs():
+    true = np.array([[1, 2, 5], [2, 2, 1], [4, 2, 0]], np.float32)  # column 1 is constant
+    return true + _x(3, 3), true
+
+
 def _upsampling(shape, ksize, cover_all):
     def forward(x):
         y, indexes = F.max_pooling_2d(x, ksize, cover_all=cover_all, return_indices=True)
@@ -133,6 +147,44 @@ CASES = [
     ),
     ("tree_lstm", "TreeLSTM", lambda: (_fn(F.tree_lstm), (_x(2, 3), _x(2, 3) * 2, _x(2, 15)))),
     ("tree_lstm_one_child", "TreeLSTM", lambda: (_fn(F.tree_lstm), (_x(2, 3, 2), _x(2, 12, 2)))),
+    (
+        "contrastive",
+        "Contrastive",
+        lambda: (_fn(lambda a, b, y: F.contrastive(a, b, y, 1.5)), _pair_and_labels()),
+    ),
+    (
+        "contrastive_no_reduce",
+        "Contrastive",
+        lambda: (_fn(lambda a, b, y: F.contrastive(a, b, y, reduce="no")), _pair_and_labels()),
+    ),
+    ("triplet", "Triplet", lambda: (_fn(F.triplet), _triple())),
+    (
+        "triplet_no_reduce",
+        "Triplet",
+        lambda: (_fn(lambda a, p, n: F.triplet(a, p, n, 0.5, "no")), _triple()),
+    ),
+    ("cross_covariance", "CrossCovariance", lambda: (_fn(F.cross_covariance), _triple()[:2])),
+    (
+        "cross_covariance_no_reduce",
+        "CrossCovariance",
+        lambda: (_fn(lambda y, z: F.cross_covariance(y, z, "no")), _triple()[:2]),
+    ),
+    ("decov", "DeCov", lambda: (_fn(F.decov), _triple()[0])),
+    ("decov_no_reduce", "DeCov", lambda: (_fn(lambda h: F.decov(h, "no")), _triple()[0])),
+    (
+        "binary_accuracy",
+        "BinaryAccuracy",
+        lambda: (
+            _fn(F.binary_accuracy),
+            (_x(2, 3), np.array([[0, 1, -1], [1, 1, 0]], np.int32)),
+        ),
+    ),
+    ("r2_score", "R2_score", lambda: (_fn(F.r2_score), _r2_inputs())),
+    (
+        "r2_score_raw",
+        "R2_score",
+        lambda: (_fn(lambda p, t: F.r2_score(p, t, multioutput="raw_values")), _r2_inputs()),
+    ),
     ("n_step_lstm", "LSTMRecurrence", lambda: _n_step_lstm([3, 3, 3])),
     ("n_step_lstm_shrinking", "LSTMRecurrence", lambda: _n_step_lstm([3, 2, 2, 1])),
     (

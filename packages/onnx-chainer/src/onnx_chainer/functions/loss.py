@@ -144,3 +144,136 @@ def convert_hinge(params):
     total = forms.reduce(gb, params, "ReduceSum", margin, None, False)
     forms.emit(gb, "Div", [total, forms.scalar(params, n, "batch")], out)
     return gb.nodes()
+
+
+def _batch_mean_or_each(gb, params, loss: str) -> None:
+    """``reduce='mean'``: the sum over the batch divided by its size; ``'no'``: as is."""
+    out = params.output_names[0]
+    if params.func.reduce != "mean":
+        forms.emit(gb, "Identity", [loss], out)
+        return
+    total = forms.reduce(gb, params, "ReduceSum", loss, None, False)
+    forms.emit(gb, "Div", [total, forms.scalar(params, forms.input_shape(params)[0], "n")], out)
+
+
+@support("Contrastive")
+def convert_contrastive(params):
+    """``(y d^2 + (1 - y) max(margin - d, 0)^2) / 2`` with ``d = |x0 - x1|`` over axis 1."""
+    x0, x1, y = params.input_names
+    dtype = forms.input_dtype(params)
+    gb = GraphBuilder()
+    diff = gb.op("Sub", [x0, x1])
+    dist_sq = forms.reduce(gb, params, "ReduceSum", gb.op("Mul", [diff, diff]), [1], False)
+    margin = forms.scalar(params, params.func.margin, "margin")
+    gap = gb.op("Relu", [gb.op("Sub", [margin, gb.op("Sqrt", [dist_sq])])])
+    similar = gb.op("Cast", [y], to=mapping.onnx_type(dtype))
+    dissimilar = gb.op("Sub", [forms.scalar(params, 1, "one"), similar])
+    both = gb.op(
+        "Add",
+        [gb.op("Mul", [similar, dist_sq]), gb.op("Mul", [dissimilar, gb.op("Mul", [gap, gap])])],
+    )
+    loss = gb.op("Mul", [both, forms.scalar(params, 0.5, "half")])
+    _batch_mean_or_each(gb, params, loss)
+    return gb.nodes()
+
+
+@support("Triplet")
+def convert_triplet(params):
+    """``max(|a - p|^2 - |a - n|^2 + margin, 0)`` over axis 1."""
+    anchor, positive, negative = params.input_names
+    gb = GraphBuilder()
+    to_pos = gb.op("Sub", [anchor, positive])
+    to_neg = gb.op("Sub", [anchor, negative])
+    gap = gb.op("Sub", [gb.op("Mul", [to_pos, to_pos]), gb.op("Mul", [to_neg, to_neg])])
+    gap = forms.reduce(gb, params, "ReduceSum", gap, [1], False)
+    loss = gb.op("Relu", [gb.op("Add", [gap, forms.scalar(params, params.func.margin, "m")])])
+    _batch_mean_or_each(gb, params, loss)
+    return gb.nodes()
+
+
+def _covariance(gb, params, left: str, right: str, mask=None) -> None:
+    """``centred(left)^T centred(right) / N`` (times ``mask``), reduced as Chainer does."""
+    n = max(forms.input_shape(params)[0], 1)
+
+    def centred(x):
+        return gb.op("Sub", [x, forms.reduce(gb, params, "ReduceMean", x, [0], True)])
+
+    left_c = centred(left)
+    right_c = left_c if right == left else centred(right)
+    covariance = gb.op("MatMul", [gb.op("Transpose", [left_c], perm=[1, 0]), right_c])
+    if mask is not None:
+        covariance = gb.op("Mul", [covariance, mask])
+    out = params.output_names[0]
+    scale = forms.scalar(params, 1 / n, "inverse_n")
+    if params.func.reduce != "half_squared_sum":
+        forms.emit(gb, "Mul", [covariance, scale], out)
+        return
+    covariance = gb.op("Mul", [covariance, scale])
+    total = forms.reduce(gb, params, "ReduceSum", gb.op("Mul", [covariance, covariance]), None, False)
+    forms.emit(gb, "Mul", [total, forms.scalar(params, 0.5, "half")], out)
+
+
+@support("CrossCovariance")
+def convert_cross_covariance(params):
+    gb = GraphBuilder()
+    _covariance(gb, params, *params.input_names)
+    return gb.nodes()
+
+
+@support("DeCov")
+def convert_decov(params):
+    """The covariance of ``h`` with its diagonal zeroed."""
+    units = forms.input_shape(params)[1]
+    mask = forms.const(params, 1 - np.eye(units), "off_diagonal", forms.input_dtype(params))
+    gb = GraphBuilder()
+    h = params.input_names[0]
+    _covariance(gb, params, h, h, mask)
+    return gb.nodes()
+
+
+@support("BinaryAccuracy")
+def convert_binary_accuracy(params):
+    """Matches of ``y >= 0`` with ``t`` over the labels that are not ``-1``."""
+    y, t = params.input_names
+    dtype, label_type = forms.input_dtype(params), forms.input_dtype(params, 1)
+    gb = GraphBuilder()
+    decision = gb.op("Not", [gb.op("Less", [y, forms.scalar(params, 0, "zero")])])
+    decision = gb.op("Cast", [decision], to=mapping.onnx_type(label_type))
+    correct = gb.op("Cast", [gb.op("Equal", [decision, t])], to=mapping.onnx_type(dtype))
+    ignore = forms.scalar(params, params.func.ignore_label, "ignore_label", 1)
+    float32 = mapping.onnx_type(np.float32)
+    counted = gb.op("Cast", [gb.op("Not", [gb.op("Equal", [t, ignore])])], to=float32)
+    total = forms.reduce(gb, params, "ReduceSum", counted, None, False)
+    total = gb.op("Max", [total, forms.const(params, 1, "one", np.float32)])
+    total = gb.op("Cast", [total], to=mapping.onnx_type(dtype))
+    forms.emit(
+        gb,
+        "Div",
+        [forms.reduce(gb, params, "ReduceSum", correct, None, False), total],
+        params.output_names[0],
+    )
+    return gb.nodes()
+
+
+# Equal takes floats from opset 11.
+@support("R2_score", min_opset=11)
+def convert_r2_score(params):
+    """``1 - ss_res / ss_tot`` per output (0 where the target is constant), maybe averaged."""
+    pred, true = params.input_names
+    gb = GraphBuilder()
+
+    def sum_sq(x):
+        return forms.reduce(gb, params, "ReduceSum", gb.op("Mul", [x, x]), [0], False)
+
+    ss_res = sum_sq(gb.op("Sub", [pred, true]))
+    ss_tot = sum_sq(gb.op("Sub", [true, forms.reduce(gb, params, "ReduceMean", true, [0], True)]))
+    zero, one = forms.scalar(params, 0, "zero"), forms.scalar(params, 1, "one")
+    constant = gb.op("Equal", [ss_tot, zero])
+    ratio = gb.op("Div", [ss_res, gb.op("Where", [constant, one, ss_tot])])
+    score = gb.op("Where", [constant, zero, gb.op("Sub", [one, ratio])])
+    out = params.output_names[0]
+    if params.func.multioutput == "uniform_average":
+        forms.reduce(gb, params, "ReduceMean", score, None, False, out)
+    else:
+        forms.emit(gb, "Identity", [score], out)
+    return gb.nodes()
