@@ -197,14 +197,6 @@ CASES = [
         lambda: (_fn(F.permutate), (_x(3, 2), np.array([2, 0, 1], np.int32))),
     ),
     (
-        "permutate_const_inv",
-        "Permutate",
-        lambda: (
-            _fn(lambda x: F.permutate(x, np.array([1, 2, 0], np.int32), axis=1, inv=True)),
-            _x(2, 3),
-        ),
-    ),
-    (
         "select_item",
         "SelectItem",
         lambda: (_fn(F.select_item), (_x(3, 4), np.array([3, 0, 1], np.int32))),
@@ -465,13 +457,7 @@ CASES = [
     ("lstm", "LSTM", lambda: (_fn(F.lstm), (_x(2, 3), _x(2, 12)))),
 ]
 
-MIN_OPSET = {
-    "get_item_step": 10,
-    "permutate_const_inv": 9,
-    "flip": 10,
-    "get_item_gathernd": 11,
-    "embed_id_ignore": 9,
-}
+MIN_OPSET = {"get_item_step": 10, "flip": 10, "get_item_gathernd": 11, "embed_id_ignore": 9}
 #: Cases whose export warns (the converter is exact only for some inputs).
 WARNS = {"roi_pooling_2d"}
 #: Cases exported approximately (with a warning, not compared) below the given opset.

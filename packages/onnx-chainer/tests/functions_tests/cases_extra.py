@@ -84,6 +84,14 @@ def _upsampling(shape, ksize, cover_all):
 
 
 CASES = [
+    (
+        "permutate_const_inv",
+        "Permutate",
+        lambda: (
+            _fn(lambda x: F.permutate(x, np.array([1, 2, 0], np.int32), axis=1, inv=True)),
+            _x(2, 3),
+        ),
+    ),
     ("im2col", "Im2Col", lambda: (_fn(lambda x: F.im2col(x, 3, 2, 1)), _x(1, 3, 5, 6))),
     (
         "im2col_cover_all_dilate",
@@ -200,6 +208,7 @@ CASES = [
 ]
 
 MIN_OPSET = {
+    "permutate_const_inv": 9,  # the inverse permutation is a Scatter
     "scatter_add_repeated": 16,
     "n_step_lstm_link": 9,  # the link permutes the batch back (Permutate with inv=True)
     "n_step_bilstm_link": 9,

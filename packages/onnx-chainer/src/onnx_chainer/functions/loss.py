@@ -209,7 +209,9 @@ def _covariance(gb, params, left: str, right: str, mask=None) -> None:
         forms.emit(gb, "Mul", [covariance, scale], out)
         return
     covariance = gb.op("Mul", [covariance, scale])
-    total = forms.reduce(gb, params, "ReduceSum", gb.op("Mul", [covariance, covariance]), None, False)
+    total = forms.reduce(
+        gb, params, "ReduceSum", gb.op("Mul", [covariance, covariance]), None, False
+    )
     forms.emit(gb, "Mul", [total, forms.scalar(params, 0.5, "half")], out)
 
 
