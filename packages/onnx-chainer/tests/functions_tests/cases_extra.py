@@ -193,6 +193,22 @@ CASES = [
         "R2_score",
         lambda: (_fn(lambda p, t: F.r2_score(p, t, multioutput="raw_values")), _r2_inputs()),
     ),
+    ("shift", "Shift", lambda: (_fn(F.shift), _x(2, 10, 4, 5))),
+    (
+        "shift_dilated",
+        "Shift",
+        lambda: (_fn(lambda x: F.shift(x, (3, 5), (2, -1))), _x(1, 16, 5, 6)),
+    ),
+    ("cumprod", "Cumprod", lambda: (_fn(lambda x: F.cumprod(x, -2)), _x(2, 4, 3))),
+    ("cumprod_flat", "Cumprod", lambda: (_fn(F.cumprod), _x(2, 3) + 1.5)),
+    ("fft", "FFT", lambda: (_fn(lambda r, i: F.fft((r, i))), (_x(2, 5), _x(2, 5)[::-1].copy()))),
+    ("ifft", "FFT", lambda: (_fn(lambda r, i: F.ifft((r, i))), (_x(3, 2, 4), _x(3, 2, 4) * 2))),
+    ("fft_1d", "FFT", lambda: (_fn(lambda r, i: F.fft((r, i))), (_x(6), _x(6) * 3))),
+    (
+        "spatial_transformer_grid",
+        "SpatialTransformerGrid",
+        lambda: (_fn(lambda t: F.spatial_transformer_grid(t, (3, 4))), _x(2, 2, 3)),
+    ),
     ("n_step_lstm", "LSTMRecurrence", lambda: _n_step_lstm([3, 3, 3])),
     ("n_step_lstm_shrinking", "LSTMRecurrence", lambda: _n_step_lstm([3, 2, 2, 1])),
     (

@@ -363,3 +363,19 @@ def convert_scatter_add(params):
         summed = gb.op("Add", [a_flat, scattered])
     forms.reshape(gb, params, summed, a_shape, params.output_names[0])
     return gb.nodes()
+
+
+@support("SpatialTransformerGrid")
+def convert_spatial_transformer_grid(params):
+    """``theta @ points``: the points ``(x, y, 1)`` of the ``[-1, 1]`` output grid."""
+    h, w = params.func.output_shape
+    dtype = forms.input_dtype(params)
+    ys, xs = np.meshgrid(
+        np.linspace(-1, 1, h, dtype=dtype), np.linspace(-1, 1, w, dtype=dtype), indexing="ij"
+    )
+    points = np.stack([xs.ravel(), ys.ravel(), np.ones(h * w, dtype)])
+    gb = GraphBuilder()
+    grid = gb.op("MatMul", [params.input_names[0], forms.const(params, points, "points")])
+    batch = forms.input_shape(params)[0]
+    forms.reshape(gb, params, grid, [batch, 2, h, w], params.output_names[0])
+    return gb.nodes()

@@ -236,6 +236,52 @@ def convert_cumsum(params):
     return gb.nodes()
 
 
+@support("Cumprod")
+def convert_cumprod(params):
+    """Running products, one ``Mul`` per step along the (static) axis."""
+    axis = params.func.axis
+    gb = GraphBuilder()
+    x = params.input_names[0]
+    shape = forms.input_shape(params)
+    if axis is None:
+        x, axis, shape = forms.reshape(gb, params, x, [-1]), 0, (int(np.prod(shape)),)
+    axis = int(axis) % len(shape)
+    if shape[axis] <= 1:
+        forms.emit(gb, "Identity", [x], params.output_names[0])
+        return gb.nodes()
+    products = [forms.slice_(gb, params, x, [0], [1], [axis])]
+    for k in range(1, shape[axis]):
+        step = forms.slice_(gb, params, x, [k], [k + 1], [axis])
+        products.append(gb.op("Mul", [products[-1], step]))
+    gb.op_output_named("Concat", products, params.output_names, axis=axis)
+    return gb.nodes()
+
+
+# DFT: opset 17 (the axis an attribute; an input from opset 20).
+@support("FFT", min_opset=17, input_labels=("real", "imag"))
+def convert_fft(params):
+    """``fft``/``ifft`` over the last axis, as ``DFT`` of ``[..., n, 2]`` complex pairs."""
+    real, imag = params.input_names
+    shape = forms.input_shape(params)
+    gb = GraphBuilder()
+    if len(shape) == 1:  # DFT's first axis is a batch axis
+        real, imag = (forms.reshape(gb, params, v, [1, shape[0]]) for v in (real, imag))
+    ndim = max(len(shape), 2)
+    pairs = [forms.unsqueeze(gb, params, v, [ndim]) for v in (real, imag)]
+    signal = gb.op("Concat", pairs, axis=ndim)
+    inverse = int(params.func._method == "ifft")
+    if params.opset_version >= 20:
+        axis = forms.const(params, ndim - 1, "axis", np.int64)
+        spectrum = gb.op("DFT", [signal, "", axis], inverse=inverse)
+    else:
+        spectrum = gb.op("DFT", [signal], axis=ndim - 1, inverse=inverse)
+    parts = [f"{params.context.current_name}_{part}" for part in ("real", "imag")]
+    forms.split(gb, params, spectrum, [1, 1], ndim, parts)
+    for part, out in zip(parts, params.output_names):
+        forms.reshape(gb, params, part, shape, out)
+    return gb.nodes()
+
+
 @support("EinSum", min_opset=12)
 def convert_einsum(params):
     equation = ",".join(params.func.in_terms) + "->" + params.func.out_term

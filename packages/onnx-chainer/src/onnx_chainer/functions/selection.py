@@ -1,10 +1,13 @@
 """Converters of chainer.functions.array functions that only select or place elements.
 
 Their ONNX form is a ``Gather`` of the flattened input at positions computed when exporting
-(shapes are static), or ``Pad`` and ``Concat``.
+(shapes are static), or ``Pad`` and ``Concat``. ``Shift`` (of chainer.functions.connection)
+moves elements too and is here.
 """
 
 from __future__ import annotations
+
+import copy
 
 import numpy as np
 
@@ -13,10 +16,16 @@ from onnx_chainer.functions._registry import support
 from onnx_chainer.onnx_helper import GraphBuilder
 
 
-def _gather_flat(params, positions: np.ndarray):
-    """Output = the input flattened (C order), taken at ``positions`` (an int array)."""
+def _gather_flat(params, positions: np.ndarray, zero_at: int | None = None):
+    """Output = the input flattened (C order), taken at ``positions`` (an int array).
+
+    With ``zero_at`` (the input's size), that position reads a zero appended to the input.
+    """
     gb = GraphBuilder()
     flat = forms.reshape(gb, params, params.input_names[0], [-1])
+    if zero_at is not None:
+        zero = forms.const(params, np.zeros(1, forms.input_dtype(params)), "zero")
+        flat = gb.op("Concat", [flat, zero], axis=0)
     index = forms.ints(params, positions, "positions")
     gb.op_output_named("Gather", [flat, index], params.output_names, axis=0)
     return gb.nodes()
@@ -66,3 +75,14 @@ def convert_pad_sequence(params):
         rows.append(forms.unsqueeze(gb, params, x, [0]))
     gb.op_output_named("Concat", rows, params.output_names, axis=0)
     return gb.nodes()
+
+
+@support("Shift", family="connection")
+def convert_shift(params):
+    """Run Chainer's ``Shift`` on element numbers: each output is an input element or 0."""
+    shape = forms.input_shape(params)
+    size = int(np.prod(shape))
+    numbers = np.arange(1, size + 1, dtype=np.float64).reshape(shape)
+    (placed,) = copy.copy(params.func).forward((numbers,))
+    positions = np.where(placed > 0, placed - 1, size).astype(np.int64)
+    return _gather_flat(params, positions, zero_at=size)
