@@ -75,6 +75,12 @@ def _r2_inputs():
     return true + _x(3, 3), true
 
 
+def _labels_nd():
+    return np.array([[[0, 2], [-1, 1]], [[1, 1], [2, 0]], [[2, 0], [0, 0]], [[1, -1], [0, 2]]])[
+        :2
+    ].astype(np.int32)
+
+
 def _upsampling(shape, ksize, cover_all):
     def forward(x):
         y, indexes = F.max_pooling_2d(x, ksize, cover_all=cover_all, return_indices=True)
@@ -209,6 +215,27 @@ CASES = [
         "SpatialTransformerGrid",
         lambda: (_fn(lambda t: F.spatial_transformer_grid(t, (3, 4))), _x(2, 2, 3)),
     ),
+    (
+        "softmax_cross_entropy_nd",
+        "SoftmaxCrossEntropy",
+        lambda: (_fn(F.softmax_cross_entropy), (_x(2, 3, 2, 2), _labels_nd())),
+    ),
+    (
+        "softmax_cross_entropy_nd_no_reduce",
+        "SoftmaxCrossEntropy",
+        lambda: (
+            _fn(lambda x, t: F.softmax_cross_entropy(x, t, normalize=False, reduce="no")),
+            (_x(2, 3, 4), _labels_nd().reshape(2, 4)),
+        ),
+    ),
+    (
+        "softmax_cross_entropy_nd_batch_mean",
+        "SoftmaxCrossEntropy",
+        lambda: (
+            _fn(lambda x, t: F.softmax_cross_entropy(x, t, normalize=False)),
+            (_x(2, 3, 2, 2), _labels_nd()),
+        ),
+    ),
     ("n_step_lstm", "LSTMRecurrence", lambda: _n_step_lstm([3, 3, 3])),
     ("n_step_lstm_shrinking", "LSTMRecurrence", lambda: _n_step_lstm([3, 2, 2, 1])),
     (
@@ -232,6 +259,9 @@ MIN_OPSET = {
 WARNS: set[str] = set()
 INEXACT_BELOW: dict[str, int] = {}
 FLOAT32_ONLY = {
+    "softmax_cross_entropy_nd",
+    "softmax_cross_entropy_nd_no_reduce",
+    "softmax_cross_entropy_nd_batch_mean",
     "local_convolution_2d",
     "n_step_lstm",
     "n_step_lstm_shrinking",

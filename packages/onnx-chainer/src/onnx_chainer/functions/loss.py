@@ -30,8 +30,6 @@ def convert_softmax_cross_entropy(params):
     func = params.func
     x, t = params.input_names
     shape = forms.input_shape(params)
-    if len(shape) != 2:
-        raise ValueError(f"SoftmaxCrossEntropy is exported for 2-D scores only, got shape {shape}")
     if (
         func.class_weight is not None
         or func.soft_target_loss != "cross-entropy"
@@ -42,6 +40,10 @@ def convert_softmax_cross_entropy(params):
         )
     dtype = forms.input_dtype(params)
     gb = GraphBuilder()
+    if len(shape) > 2:  # (N, C, d1, ...): one row of C scores per position
+        x = gb.op("Transpose", [x], perm=[0, *range(2, len(shape)), 1])
+        x = forms.reshape(gb, params, x, [-1, shape[1]])
+        t = forms.reshape(gb, params, t, [-1])
     log_p = forms.softmax_like(gb, params, "LogSoftmax", x, 1, 2)
     label = forms.scalar(params, func.ignore_label, "ignore_label", 1)
     kept = gb.op("Not", [gb.op("Equal", [t, label])])
@@ -50,6 +52,8 @@ def convert_softmax_cross_entropy(params):
     picked = forms.reduce(gb, params, "ReduceSum", gb.op("Mul", [onehot, log_p]), [1], False)
     weight = gb.op("Cast", [kept], to=mapping.onnx_type(dtype))
     loss = gb.op("Mul", [gb.op("Neg", [picked]), weight])
+    if len(shape) > 2 and func.reduce == "no":
+        loss = forms.reshape(gb, params, loss, forms.input_shape(params, 1))
     _reduce_masked_loss(gb, params, loss, weight)
     return gb.nodes()
 
