@@ -298,6 +298,10 @@ def _pool_and_upsample(x, ksize, stride):
             "returned by max_pooling_2d",
         ),
         (lambda x: _pool_and_upsample(x, 3, 2), r"with stride >= ksize"),
+        (
+            lambda x: F.simplified_dropconnect(F.reshape(x, (2, -1)), np.ones((2, 18), "f")),
+            "random mask that ONNX cannot reproduce",
+        ),
     ],
     ids=[
         "overlapping_unpooling",
@@ -305,6 +309,7 @@ def _pool_and_upsample(x, ksize, stride):
         "integer_floor_divide",
         "upsampling_constant_indexes",
         "upsampling_overlapping_windows",
+        "dropconnect_in_train_mode",
     ],
 )
 def test_argument_combinations_onnx_cannot_express(forward, message, tmp_path):

@@ -236,6 +236,22 @@ CASES = [
             (_x(2, 3, 2, 2), _labels_nd()),
         ),
     ),
+    (
+        "simplified_dropconnect_test_mode",
+        "SimplifiedDropconnect",
+        lambda: (
+            _fn(lambda x: F.simplified_dropconnect(x, _x(3, 4), _x(3) + 1, 0.5, train=False)),
+            _x(2, 2, 2),
+        ),
+    ),
+    (
+        "simplified_dropconnect_no_bias",
+        "SimplifiedDropconnect",
+        lambda: (
+            _fn(lambda x: F.simplified_dropconnect(x, _x(3, 4).astype("d"), train=False)),
+            _x(2, 4),
+        ),
+    ),
     ("n_step_lstm", "LSTMRecurrence", lambda: _n_step_lstm([3, 3, 3])),
     ("n_step_lstm_shrinking", "LSTMRecurrence", lambda: _n_step_lstm([3, 2, 2, 1])),
     (
@@ -259,6 +275,8 @@ MIN_OPSET = {
 WARNS: set[str] = set()
 INEXACT_BELOW: dict[str, int] = {}
 FLOAT32_ONLY = {
+    "simplified_dropconnect_test_mode",
+    "simplified_dropconnect_no_bias",
     "softmax_cross_entropy_nd",
     "softmax_cross_entropy_nd_no_reduce",
     "softmax_cross_entropy_nd_batch_mean",
