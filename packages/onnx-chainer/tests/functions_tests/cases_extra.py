@@ -81,6 +81,29 @@ def _labels_nd():
     ].astype(np.int32)
 
 
+def _sparse_matmul(transposed):
+    """A sparse ``(3, 4)`` with a padding entry (-1) and, transposed, a repeated position."""
+    row = np.array([0, 2, 1, -1, 2], np.int32)
+    col = np.array([1, 3, 0, -1, 3 if transposed else 2], np.int32)
+
+    def forward(b):  # CooMatrix holds its entries as a constant, as in Chainer
+        a = chainer.utils.CooMatrix(_x(5) + 2, row, col, (3, 4))
+        return F.sparse_matmul(a, b, transa=transposed, transb=transposed)
+
+    b = _x(3, 2) if transposed else _x(4, 2)
+    return _fn(forward), b.T.copy() if transposed else b
+
+
+def _sparse_matmul_batched():
+    row = np.array([[0, 1], [1, 1]], np.int32)
+    col = np.array([[2, 0], [1, 2]], np.int32)
+
+    def forward(b):
+        return F.sparse_matmul(chainer.utils.CooMatrix(_x(2, 2) + 2, row, col, (2, 3)), b)
+
+    return _fn(forward), _x(2, 3, 4)
+
+
 def _upsampling(shape, ksize, cover_all):
     def forward(x):
         y, indexes = F.max_pooling_2d(x, ksize, cover_all=cover_all, return_indices=True)
@@ -252,6 +275,9 @@ CASES = [
             _x(2, 4),
         ),
     ),
+    ("sparse_matmul", "CooMatMul", lambda: _sparse_matmul(False)),
+    ("sparse_matmul_transposed", "CooMatMul", lambda: _sparse_matmul(True)),
+    ("sparse_matmul_batched", "CooMatMul", lambda: _sparse_matmul_batched()),
     ("n_step_lstm", "LSTMRecurrence", lambda: _n_step_lstm([3, 3, 3])),
     ("n_step_lstm_shrinking", "LSTMRecurrence", lambda: _n_step_lstm([3, 2, 2, 1])),
     (
@@ -267,6 +293,7 @@ CASES = [
 ]
 
 MIN_OPSET = {
+    "sparse_matmul_transposed": 16,  # entries at one position add up
     "permutate_const_inv": 9,  # the inverse permutation is a Scatter
     "scatter_add_repeated": 16,
     "n_step_lstm_link": 9,  # the link permutes the batch back (Permutate with inv=True)
@@ -275,6 +302,9 @@ MIN_OPSET = {
 WARNS: set[str] = set()
 INEXACT_BELOW: dict[str, int] = {}
 FLOAT32_ONLY = {
+    "sparse_matmul",
+    "sparse_matmul_transposed",
+    "sparse_matmul_batched",
     "simplified_dropconnect_test_mode",
     "simplified_dropconnect_no_bias",
     "softmax_cross_entropy_nd",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import chainer
 from onnx_chainer import mapping
 from onnx_chainer.functions import _forms as forms
 from onnx_chainer.functions._registry import function_label as _label
@@ -375,4 +376,62 @@ def convert_arctan2(params):
     gb.op_output_named(
         "Where", [gb.op("Equal", [x, zero]), on_axis, quadrant], params.output_names
     )
+    return gb.nodes()
+
+
+@support("CooMatMul", min_opset=11, input_labels=("sp", "dn"))
+def convert_coo_matmul(params):
+    """``sparse_matmul``: ``A`` made dense by ``ScatterND`` of its entries, then ``MatMul``.
+
+    ``A``'s indices are constants; entries at one position add up (``reduction='add'``, opset
+    16); before, positions must be distinct.
+    """
+    func = params.func
+    data, dense = params.input_names
+    rows, cols = func.sp_shape[-2:]
+    row, col = (
+        np.asarray(chainer.backend.CpuDevice().send(a)) for a in (func.sp_row, func.sp_col)
+    )
+    batched = row.ndim == 2
+    row2, col2 = np.atleast_2d(row), np.atleast_2d(col)
+    batch = np.arange(len(row2))[:, None] * (rows * cols)
+    flat_positions = (batch + row2 * cols + col2).reshape(-1)
+    kept = ((row2 >= 0) & (col2 >= 0)).reshape(-1)
+    positions = flat_positions[kept]
+    opset = params.opset_version
+    repeated = len(np.unique(positions)) != len(positions)
+    if repeated and opset < 16:
+        raise ValueError(
+            "CooMatMul: entries at the same position need ScatterND with reduction='add': "
+            f"supported from opset 16, you asked for {opset}"
+        )
+    gb = GraphBuilder()
+    entries = forms.reshape(gb, params, data, [-1])
+    if not kept.all():
+        entries = gb.op("Gather", [entries, forms.ints(params, np.flatnonzero(kept), "kept")])
+    zeros = forms.const(
+        params, np.zeros(len(row2) * rows * cols), "zeros", forms.input_dtype(params)
+    )
+    attrs = {"reduction": "add"} if repeated else {}
+    index = forms.ints(params, positions.reshape(-1, 1), "positions")
+    a = gb.op("ScatterND", [zeros, index, entries], **attrs)
+    a = forms.reshape(gb, params, a, [len(row2), rows, cols] if batched else [rows, cols])
+    ndim = 3 if batched else 2
+    last_two = [*range(ndim - 2), ndim - 1, ndim - 2]
+    common = np.result_type(forms.input_dtype(params), forms.input_dtype(params, 1))
+    if forms.input_dtype(params) != common:
+        a = gb.op("Cast", [a], to=mapping.onnx_type(common))
+    if forms.input_dtype(params, 1) != common:
+        dense = gb.op("Cast", [dense], to=mapping.onnx_type(common))
+    if func.transa:
+        a = gb.op("Transpose", [a], perm=last_two)
+    if func.transb:
+        dense = gb.op("Transpose", [dense], perm=last_two)
+    c = gb.op("MatMul", [a, dense])
+    if func.transc:
+        c = gb.op("Transpose", [c], perm=last_two)
+    out_dtype = np.dtype(func.outputs[0]().dtype)
+    if out_dtype != common:
+        c = gb.op("Cast", [c], to=mapping.onnx_type(out_dtype))
+    forms.emit(gb, "Identity", [c], params.output_names[0])
     return gb.nodes()
