@@ -302,6 +302,10 @@ def _pool_and_upsample(x, ksize, stride):
             lambda x: F.simplified_dropconnect(F.reshape(x, (2, -1)), np.ones((2, 18), "f")),
             "random mask that ONNX cannot reproduce",
         ),
+        (
+            lambda x: F.precision(F.reshape(x, (6, 6)), np.arange(6, dtype=np.int32))[0],
+            "pass label_num",
+        ),
     ],
     ids=[
         "overlapping_unpooling",
@@ -310,6 +314,7 @@ def _pool_and_upsample(x, ksize, stride):
         "upsampling_constant_indexes",
         "upsampling_overlapping_windows",
         "dropconnect_in_train_mode",
+        "classification_summary_without_label_num",
     ],
 )
 def test_argument_combinations_onnx_cannot_express(forward, message, tmp_path):

@@ -104,6 +104,10 @@ def _sparse_matmul_batched():
     return _fn(forward), _x(2, 3, 4)
 
 
+def _scores():
+    return np.random.RandomState(4).uniform(-1, 1, (6, 4)).astype(np.float32)
+
+
 def _upsampling(shape, ksize, cover_all):
     def forward(x):
         y, indexes = F.max_pooling_2d(x, ksize, cover_all=cover_all, return_indices=True)
@@ -278,6 +282,22 @@ CASES = [
     ("sparse_matmul", "CooMatMul", lambda: _sparse_matmul(False)),
     ("sparse_matmul_transposed", "CooMatMul", lambda: _sparse_matmul(True)),
     ("sparse_matmul_batched", "CooMatMul", lambda: _sparse_matmul_batched()),
+    (
+        "classification_summary",
+        "ClassificationSummary",
+        lambda: (
+            _fn(lambda y, t: F.classification_summary(y, t, label_num=4, beta=2.0)),
+            (_scores(), np.array([0, 1, -1, 3, 1, 0], np.int32)),
+        ),
+    ),
+    (
+        "f1_score_nd",
+        "ClassificationSummary",
+        lambda: (
+            _fn(lambda y, t: F.f1_score(y, t, label_num=3)),
+            (_scores().reshape(2, 3, 4), _labels_nd().reshape(2, 4)),
+        ),
+    ),
     ("n_step_lstm", "LSTMRecurrence", lambda: _n_step_lstm([3, 3, 3])),
     ("n_step_lstm_shrinking", "LSTMRecurrence", lambda: _n_step_lstm([3, 2, 2, 1])),
     (
@@ -302,6 +322,8 @@ MIN_OPSET = {
 WARNS: set[str] = set()
 INEXACT_BELOW: dict[str, int] = {}
 FLOAT32_ONLY = {
+    "classification_summary",
+    "f1_score_nd",
     "sparse_matmul",
     "sparse_matmul_transposed",
     "sparse_matmul_batched",

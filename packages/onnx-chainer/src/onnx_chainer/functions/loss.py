@@ -283,3 +283,51 @@ def convert_r2_score(params):
     else:
         forms.emit(gb, "Identity", [score], out)
     return gb.nodes()
+
+
+@support("ClassificationSummary", min_opset=9)
+def convert_classification_summary(params):
+    """Per-class precision, recall, F-beta and support from one-hot counts over the batch.
+
+    The number of classes must be given (``label_num``): otherwise Chainer takes it from the
+    labels, and the output shape would depend on the data.
+    """
+    func = params.func
+    labels = func.label_num
+    if labels is None:
+        raise ValueError(
+            "ClassificationSummary without label_num counts the classes found in the labels "
+            "(a data-dependent output shape, which ONNX cannot express); pass label_num"
+        )
+    y, t = params.input_names
+    dtype = forms.input_dtype(params)
+    int64 = mapping.onnx_type(np.int64)
+    gb = GraphBuilder()
+    predicted = forms.reshape(gb, params, gb.op("ArgMax", [y], axis=1, keepdims=0), [-1])
+    true = gb.op("Cast", [forms.reshape(gb, params, t, [-1])], to=int64)
+    ignore = forms.const(params, func.ignore_label, "ignore_label", np.int64)
+    kept = gb.op("Not", [gb.op("Equal", [true, ignore])])
+    outside = forms.const(params, labels, "no_class", np.int64)  # one-hot row of zeros
+
+    def counts(classes):
+        onehot = forms.one_hot(gb, params, gb.op("Where", [kept, classes, outside]), labels, dtype)
+        return onehot, forms.reduce(gb, params, "ReduceSum", onehot, [0], False)
+
+    true_onehot, support = counts(true)
+    predicted_onehot, relevant = counts(predicted)
+    hits = gb.op("Mul", [true_onehot, predicted_onehot])
+    true_positive = forms.reduce(gb, params, "ReduceSum", hits, [0], False)
+    precision_name, recall_name, fbeta_name, support_name = params.output_names
+    precision = forms.emit(gb, "Div", [true_positive, relevant], precision_name)
+    recall = forms.emit(gb, "Div", [true_positive, support], recall_name)
+    beta2 = func.beta * func.beta
+    numerator = gb.op(
+        "Mul", [gb.op("Mul", [precision, recall]), forms.scalar(params, 1 + beta2, "b")]
+    )
+    denominator = gb.op(
+        "Add", [gb.op("Mul", [precision, forms.scalar(params, beta2, "b2")]), recall]
+    )
+    forms.emit(gb, "Div", [numerator, denominator], fbeta_name)
+    support_type = mapping.onnx_type(func.outputs[3]().dtype)
+    forms.emit(gb, "Cast", [support], support_name, to=support_type)
+    return gb.nodes()
