@@ -11,6 +11,7 @@ from chainermn import (  # noqa: E402
     communicators,
     datasets,
     extensions,
+    functions,
     global_except_hook,
     iterators,
     optimizers,
@@ -26,10 +27,11 @@ global_except_hook._add_hook_if_enabled()
 
 def __getattr__(name: str):
     # chainermn.links needs the chainer-links distribution: imported on first use only.
-    if name == "links":
+    if name in ("links", "MultiNodeChainList"):
         import importlib
 
-        return importlib.import_module("chainermn.links")
+        links = importlib.import_module("chainermn.links")
+        return links if name == "links" else links.MultiNodeChainList
     raise AttributeError(f"module 'chainermn' has no attribute {name!r}")
 
 
@@ -37,12 +39,14 @@ __all__ = [
     "__version__",
     "CommunicatorBase",
     "DataSizeError",
+    "MultiNodeChainList",
     "communicators",
     "create_communicator",
     "create_multi_node_evaluator",
     "create_multi_node_optimizer",
     "datasets",
     "extensions",
+    "functions",
     "global_except_hook",
     "iterators",
     "optimizers",

@@ -1,0 +1,237 @@
+"""Differentiable collectives: ``bcast``, ``gather``, ``scatter``, ``allgather``, ``alltoall``.
+
+Every process of the communicator calls the function (and later backward through its
+results) in the same order. Processes that contribute no data (non-root ``bcast`` and
+``scatter``) and those that get no data (non-root ``gather``: a delegate) take part in
+backward through an empty dummy input or output, as with :func:`send`.
+"""
+
+from __future__ import annotations
+
+import chainer
+from chainermn.functions import _graph
+
+
+def _as_variables(arrays, device) -> tuple:
+    return tuple(chainer.Variable(device.send(a), requires_grad=False) for a in arrays)
+
+
+def _grad_arrays(grad_outputs, specs) -> tuple:
+    """The output gradients as arrays, zeros where backward produced none."""
+    return tuple(spec.zeros() if g is None else g.array for g, spec in zip(grad_outputs, specs))
+
+
+class AllGather(chainer.FunctionNode):
+    """Every process's ``x`` on every process; backward sums each process's share."""
+
+    def __init__(self, comm) -> None:
+        self.comm = comm
+
+    def forward(self, inputs):
+        (x,) = inputs
+        self._x = _graph.InputSpec(x)
+        ys = tuple(self._x.device.send(y) for y in self.comm.allgather(x))
+        self._ys = [_graph.InputSpec(y) for y in ys]
+        return ys
+
+    def backward(self, target_input_indexes, grad_outputs):
+        # Rank j's gradient for output i belongs to rank i's x: an all-to-all, then a sum.
+        mine = self.comm.alltoall(_grad_arrays(grad_outputs, self._ys))
+        total = mine[0]
+        for g in mine[1:]:
+            total = total + g
+        return _as_variables((total,), self._x.device)
+
+
+class AllToAll(chainer.FunctionNode):
+    """``xs[i]`` goes to process ``i``; backward sends the gradients back the same way."""
+
+    def __init__(self, comm) -> None:
+        self.comm = comm
+
+    def forward(self, inputs):
+        self._xs = [_graph.InputSpec(x) for x in inputs]
+        device = self._xs[0].device
+        ys = tuple(device.send(y) for y in self.comm.alltoall(inputs))
+        self._ys = [_graph.InputSpec(y) for y in ys]
+        return ys
+
+    def backward(self, target_input_indexes, grad_outputs):
+        gxs = self.comm.alltoall(_grad_arrays(grad_outputs, self._ys))
+        gxs = _as_variables(gxs, self._xs[0].device)
+        return tuple(gxs[i] for i in target_input_indexes)
+
+
+class Bcast(chainer.FunctionNode):
+    """Root's ``x`` on every process; backward sums the gradients at the root."""
+
+    def __init__(self, comm, root: int) -> None:
+        self.comm = comm
+        self.root = root
+
+    def forward(self, inputs):
+        (x,) = inputs
+        self._x = _graph.InputSpec(x)
+        is_root = self.comm.rank == self.root
+        y = self.comm.bcast(x if is_root else None, root=self.root)
+        y = self._x.device.send(y)
+        self._y = _graph.InputSpec(y)
+        return (y,)
+
+    def backward(self, target_input_indexes, grad_outputs):
+        (gy,) = _grad_arrays(grad_outputs, [self._y])
+        gathered = self.comm.gather(gy, root=self.root)
+        if self.comm.rank != self.root:
+            return (self._x.zero_grad(),)  # the dummy input
+        total = gathered[0]
+        for g in gathered[1:]:
+            total = total + g
+        return _as_variables((total,), self._x.device)
+
+
+class Gather(chainer.FunctionNode):
+    """Every process's ``x`` at the root (a delegate elsewhere); backward scatters back."""
+
+    def __init__(self, comm, root: int) -> None:
+        self.comm = comm
+        self.root = root
+
+    def forward(self, inputs):
+        (x,) = inputs
+        self._x = _graph.InputSpec(x)
+        gathered = self.comm.gather(x, root=self.root)
+        if self.comm.rank != self.root:
+            return (_graph.empty_on(self._x.device),)
+        ys = tuple(self._x.device.send(y) for y in gathered)
+        self._ys = [_graph.InputSpec(y) for y in ys]
+        return ys
+
+    def backward(self, target_input_indexes, grad_outputs):
+        if self.comm.rank == self.root:
+            gx = self.comm.scatter(_grad_arrays(grad_outputs, self._ys), root=self.root)
+        else:
+            gx = self.comm.scatter(None, root=self.root)
+        return _as_variables((gx,), self._x.device)
+
+
+class Scatter(chainer.FunctionNode):
+    """``xs[i]`` of the root to process ``i``; backward gathers the gradients at the root."""
+
+    def __init__(self, comm, root: int) -> None:
+        self.comm = comm
+        self.root = root
+
+    def forward(self, inputs):
+        self._xs = [_graph.InputSpec(x) for x in inputs]
+        device = self._xs[0].device
+        is_root = self.comm.rank == self.root
+        y = device.send(self.comm.scatter(inputs if is_root else None, root=self.root))
+        self._y = _graph.InputSpec(y)
+        return (y,)
+
+    def backward(self, target_input_indexes, grad_outputs):
+        (gy,) = _grad_arrays(grad_outputs, [self._y])
+        gathered = self.comm.gather(gy, root=self.root)
+        if self.comm.rank != self.root:
+            return (self._xs[0].zero_grad(),)  # the dummy input
+        gxs = _as_variables(gathered, self._xs[0].device)
+        return tuple(gxs[i] for i in target_input_indexes)
+
+
+def _check_sequence(xs, size: int, operation: str, tell_peers) -> tuple:
+    """``xs`` as a tuple of ``size`` variables or arrays; on bad input the peers raise too."""
+    if not isinstance(xs, (tuple, list)) or len(xs) != size:
+        tell_peers(xs)
+        got = f"length {len(xs)}" if isinstance(xs, (tuple, list)) else type(xs).__name__
+        raise ValueError(
+            f"{operation}: xs must be a tuple or list of {size} variables (one per process), "
+            f"got {got}"
+        )
+    arrays = [_graph.array_of(x) for x in xs]
+    _graph.check_inputs(xs, f"{operation}: xs", lambda: tell_peers(arrays))
+    return tuple(xs)
+
+
+def allgather(comm, x) -> tuple:
+    """Every process's ``x`` (one dtype everywhere, shapes may differ), on every process.
+
+    Args:
+        comm: A ChainerMN communicator.
+        x: This process's :class:`~chainer.Variable` (or array).
+
+    Returns:
+        A tuple of ``comm.size`` variables, the ``i``-th from process ``i``. Backward sums,
+        for each process, the gradients every process computed for its ``x``.
+    """
+    _graph.check_inputs((x,), "allgather: x", lambda: comm.allgather(_graph.array_of(x)))
+    return AllGather(comm).apply((x,))
+
+
+def alltoall(comm, xs) -> tuple:
+    """Send ``xs[i]`` to process ``i``; receive one variable from every process.
+
+    Args:
+        comm: A ChainerMN communicator.
+        xs: A tuple or list of ``comm.size`` variables (or arrays).
+
+    Returns:
+        A tuple of ``comm.size`` variables, the ``i``-th from process ``i``. Backward sends
+        each gradient back to the process it came from.
+    """
+    return AllToAll(comm).apply(_check_sequence(xs, comm.size, "alltoall", comm.alltoall))
+
+
+def bcast(comm, x, root: int = 0) -> chainer.Variable:
+    """Broadcast the root's ``x`` to every process.
+
+    Args:
+        comm: A ChainerMN communicator.
+        x: The variable (or array) to send on the root; ignored (pass ``None``) elsewhere.
+        root: The sending process.
+
+    Returns:
+        The broadcast variable. Backward sums every process's gradient into root's ``x``.
+    """
+    _graph.check_root(comm, root, "bcast")
+    if comm.rank == root:
+        _graph.check_inputs((x,), "bcast: x", lambda: comm.bcast(x, root=root))
+        return Bcast(comm, root).apply((x,))[0]
+    return Bcast(comm, root).apply((_graph.dummy_variable(),))[0]
+
+
+def gather(comm, x, root: int = 0):
+    """Gather every process's ``x`` at the root.
+
+    Args:
+        comm: A ChainerMN communicator.
+        x: This process's variable (or array); one dtype everywhere, shapes may differ.
+        root: The receiving process.
+
+    Returns:
+        On the root, a tuple of ``comm.size`` variables. Elsewhere, a delegate variable:
+        call ``backward()`` on it (or join it with :func:`pseudo_connect`) so that the
+        gradients the root scatters back reach ``x``.
+    """
+    _graph.check_root(comm, root, "gather")
+    _graph.check_inputs((x,), "gather: x", lambda: comm.gather(_graph.array_of(x), root))
+    outputs = Gather(comm, root).apply((x,))
+    return outputs if comm.rank == root else outputs[0]
+
+
+def scatter(comm, xs, root: int = 0) -> chainer.Variable:
+    """Send ``xs[i]`` of the root to process ``i``.
+
+    Args:
+        comm: A ChainerMN communicator.
+        xs: On the root, a tuple or list of ``comm.size`` variables (or arrays); ``None``
+            elsewhere.
+        root: The sending process.
+
+    Returns:
+        This process's variable. Backward gathers the gradients into root's ``xs``.
+    """
+    _graph.check_root(comm, root, "scatter")
+    if comm.rank == root:
+        xs = _check_sequence(xs, comm.size, "scatter", lambda bad: comm.scatter(bad, root))
+        return Scatter(comm, root).apply(xs)[0]
+    return Scatter(comm, root).apply((_graph.dummy_variable(),))[0]
