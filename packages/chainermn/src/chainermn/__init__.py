@@ -19,7 +19,10 @@ from chainermn import (  # noqa: E402
 )
 from chainermn.communicators import CommunicatorBase, create_communicator  # noqa: E402
 from chainermn.datasets import DataSizeError, scatter_dataset, scatter_index  # noqa: E402
-from chainermn.extensions import create_multi_node_evaluator  # noqa: E402
+from chainermn.extensions import (  # noqa: E402
+    create_multi_node_checkpointer,
+    create_multi_node_evaluator,
+)
 from chainermn.optimizers import create_multi_node_optimizer  # noqa: E402
 
 global_except_hook._add_hook_if_enabled()
@@ -42,6 +45,7 @@ __all__ = [
     "MultiNodeChainList",
     "communicators",
     "create_communicator",
+    "create_multi_node_checkpointer",
     "create_multi_node_evaluator",
     "create_multi_node_optimizer",
     "datasets",

@@ -113,7 +113,8 @@ class MultiNodeChainList(chainer.ChainList):
                         args.append(local.popleft())
                         continue
                     x = recv(comm, rank, delegate_variable=handle)
-                    handle = _float_variable(_as_tuple(x)) or handle
+                    received = _float_variable(_as_tuple(x))
+                    handle = handle if received is None else received
                     args.append(x)
             y = link(*args)
             if ranks_out is None:
