@@ -157,7 +157,7 @@ def test_outputs_in_the_middle_and_sends_after_them(comm):
 
 
 def test_a_tuple_sent_to_a_peer_and_a_result_sent_back(comm):
-    rank, size = comm.rank, comm.size
+    rank = comm.rank
     pair, unpair, head = Pair(30), Unpair(31), Stage(32)
     model = chainermn.MultiNodeChainList(comm)
     if rank == 0:
