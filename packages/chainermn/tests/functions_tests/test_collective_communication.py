@@ -10,7 +10,6 @@ import pytest
 
 import chainer
 import chainer.functions as F
-import chainermn
 import chainermn.functions as mnf
 
 pytestmark = pytest.mark.mpi
@@ -27,14 +26,6 @@ def _weight(seed, shape):
 def _loss(weight, y):
     """A loss whose gradient depends on both the weight and the value: sum(w * y**2)."""
     return F.sum(weight * y * y)
-
-
-@pytest.fixture(scope="module")
-def comm():
-    communicator = chainermn.create_communicator("naive")
-    if communicator.size < 2:
-        pytest.skip("needs mpiexec -n 2 or more")
-    return communicator
 
 
 def test_allgather(comm):

@@ -27,14 +27,6 @@ def _input():
     return numpy.random.RandomState(99).uniform(-1, 1, (3, 4)).astype(numpy.float32)
 
 
-@pytest.fixture(scope="module")
-def comm():
-    communicator = chainermn.create_communicator("naive")
-    if communicator.size < 2:
-        pytest.skip("needs mpiexec -n 2 or more")
-    return communicator
-
-
 def _single_process_chain(n_stages: int):
     """Stage r = tanh(layer r); loss = sum(y**2) after the last stage (or back at stage 0)."""
     layers = [_layer(r) for r in range(n_stages)]

@@ -68,14 +68,6 @@ def _assert_same_grads(link, reference) -> None:
         numpy.testing.assert_allclose(mine[name].grad, param.grad, rtol=1e-5, atol=1e-7)
 
 
-@pytest.fixture(scope="module")
-def comm():
-    communicator = chainermn.create_communicator("naive")
-    if communicator.size < 2:
-        pytest.skip("needs mpiexec -n 2 or more")
-    return communicator
-
-
 def test_a_chain_split_across_processes(comm):
     # Rank r holds stage r; rank 0 feeds the input and gets the output back (a cycle).
     rank, size = comm.rank, comm.size

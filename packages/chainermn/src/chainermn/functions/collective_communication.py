@@ -16,16 +16,32 @@ def _as_variables(arrays, device) -> tuple:
     return tuple(chainer.Variable(device.send(a), requires_grad=False) for a in arrays)
 
 
+def _sum(arrays):
+    total = arrays[0]
+    for a in arrays[1:]:
+        total = total + a
+    return total
+
+
+class _Collective(chainer.FunctionNode):
+    """A collective over ``comm``; ``root`` for the rooted ones (bcast, gather, scatter)."""
+
+    def __init__(self, comm, root: int = 0) -> None:
+        self.comm = comm
+        self.root = root
+
+    @property
+    def is_root(self) -> bool:
+        return self.comm.rank == self.root
+
+
 def _grad_arrays(grad_outputs, specs) -> tuple:
     """The output gradients as arrays, zeros where backward produced none."""
     return tuple(spec.zeros() if g is None else g.array for g, spec in zip(grad_outputs, specs))
 
 
-class AllGather(chainer.FunctionNode):
+class AllGather(_Collective):
     """Every process's ``x`` on every process; backward sums each process's share."""
-
-    def __init__(self, comm) -> None:
-        self.comm = comm
 
     def forward(self, inputs):
         (x,) = inputs
@@ -37,17 +53,11 @@ class AllGather(chainer.FunctionNode):
     def backward(self, target_input_indexes, grad_outputs):
         # Rank j's gradient for output i belongs to rank i's x: an all-to-all, then a sum.
         mine = self.comm.alltoall(_grad_arrays(grad_outputs, self._ys))
-        total = mine[0]
-        for g in mine[1:]:
-            total = total + g
-        return _as_variables((total,), self._x.device)
+        return _as_variables((_sum(mine),), self._x.device)
 
 
-class AllToAll(chainer.FunctionNode):
+class AllToAll(_Collective):
     """``xs[i]`` goes to process ``i``; backward sends the gradients back the same way."""
-
-    def __init__(self, comm) -> None:
-        self.comm = comm
 
     def forward(self, inputs):
         self._xs = [_graph.InputSpec(x) for x in inputs]
@@ -62,18 +72,13 @@ class AllToAll(chainer.FunctionNode):
         return tuple(gxs[i] for i in target_input_indexes)
 
 
-class Bcast(chainer.FunctionNode):
+class Bcast(_Collective):
     """Root's ``x`` on every process; backward sums the gradients at the root."""
-
-    def __init__(self, comm, root: int) -> None:
-        self.comm = comm
-        self.root = root
 
     def forward(self, inputs):
         (x,) = inputs
         self._x = _graph.InputSpec(x)
-        is_root = self.comm.rank == self.root
-        y = self.comm.bcast(x if is_root else None, root=self.root)
+        y = self.comm.bcast(x if self.is_root else None, root=self.root)
         y = self._x.device.send(y)
         self._y = _graph.InputSpec(y)
         return (y,)
@@ -81,58 +86,44 @@ class Bcast(chainer.FunctionNode):
     def backward(self, target_input_indexes, grad_outputs):
         (gy,) = _grad_arrays(grad_outputs, [self._y])
         gathered = self.comm.gather(gy, root=self.root)
-        if self.comm.rank != self.root:
+        if not self.is_root:
             return (self._x.zero_grad(),)  # the dummy input
-        total = gathered[0]
-        for g in gathered[1:]:
-            total = total + g
-        return _as_variables((total,), self._x.device)
+        return _as_variables((_sum(gathered),), self._x.device)
 
 
-class Gather(chainer.FunctionNode):
+class Gather(_Collective):
     """Every process's ``x`` at the root (a delegate elsewhere); backward scatters back."""
-
-    def __init__(self, comm, root: int) -> None:
-        self.comm = comm
-        self.root = root
 
     def forward(self, inputs):
         (x,) = inputs
         self._x = _graph.InputSpec(x)
         gathered = self.comm.gather(x, root=self.root)
-        if self.comm.rank != self.root:
+        if not self.is_root:
             return (_graph.empty_on(self._x.device),)
         ys = tuple(self._x.device.send(y) for y in gathered)
         self._ys = [_graph.InputSpec(y) for y in ys]
         return ys
 
     def backward(self, target_input_indexes, grad_outputs):
-        if self.comm.rank == self.root:
-            gx = self.comm.scatter(_grad_arrays(grad_outputs, self._ys), root=self.root)
-        else:
-            gx = self.comm.scatter(None, root=self.root)
+        grads = _grad_arrays(grad_outputs, self._ys) if self.is_root else None
+        gx = self.comm.scatter(grads, root=self.root)
         return _as_variables((gx,), self._x.device)
 
 
-class Scatter(chainer.FunctionNode):
+class Scatter(_Collective):
     """``xs[i]`` of the root to process ``i``; backward gathers the gradients at the root."""
-
-    def __init__(self, comm, root: int) -> None:
-        self.comm = comm
-        self.root = root
 
     def forward(self, inputs):
         self._xs = [_graph.InputSpec(x) for x in inputs]
         device = self._xs[0].device
-        is_root = self.comm.rank == self.root
-        y = device.send(self.comm.scatter(inputs if is_root else None, root=self.root))
+        y = device.send(self.comm.scatter(inputs if self.is_root else None, root=self.root))
         self._y = _graph.InputSpec(y)
         return (y,)
 
     def backward(self, target_input_indexes, grad_outputs):
         (gy,) = _grad_arrays(grad_outputs, [self._y])
         gathered = self.comm.gather(gy, root=self.root)
-        if self.comm.rank != self.root:
+        if not self.is_root:
             return (self._xs[0].zero_grad(),)  # the dummy input
         gxs = _as_variables(gathered, self._xs[0].device)
         return tuple(gxs[i] for i in target_input_indexes)

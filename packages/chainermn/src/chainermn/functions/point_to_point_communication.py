@@ -14,8 +14,8 @@ from chainer import backend
 from chainermn.functions import _graph
 
 
-class Send(chainer.FunctionNode):
-    """Sends its inputs (all but the last, a dummy) to ``peer_rank``; outputs a delegate."""
+class _PointToPoint(chainer.FunctionNode):
+    """Communication with ``peer_rank`` under ``peer_tag``."""
 
     def __init__(self, comm, peer_rank: int, peer_tag: int) -> None:
         self.comm = comm
@@ -24,7 +24,11 @@ class Send(chainer.FunctionNode):
 
     @property
     def label(self) -> str:
-        return f"Send(to rank {self.peer_rank}, tag {self.peer_tag})"
+        return f"{type(self).__name__}(peer rank {self.peer_rank}, tag {self.peer_tag})"
+
+
+class Send(_PointToPoint):
+    """Sends its inputs (all but the last, a dummy) to ``peer_rank``; outputs a delegate."""
 
     def forward(self, inputs):
         xs = inputs[:-1]
@@ -46,17 +50,8 @@ class Send(chainer.FunctionNode):
         return tuple(all_grads[i] for i in target_input_indexes)
 
 
-class Recv(chainer.FunctionNode):
+class Recv(_PointToPoint):
     """Receives arrays from ``peer_rank``; its one input is a delegate (or a dummy)."""
-
-    def __init__(self, comm, peer_rank: int, peer_tag: int) -> None:
-        self.comm = comm
-        self.peer_rank = peer_rank
-        self.peer_tag = peer_tag
-
-    @property
-    def label(self) -> str:
-        return f"Recv(from rank {self.peer_rank}, tag {self.peer_tag})"
 
     def forward(self, inputs):
         received = self.comm.recv(self.peer_rank, self.peer_tag)
@@ -94,8 +89,8 @@ def send(x, communicator, rank: int, tag: int = 0) -> chainer.Variable:
         >>> phi = chainermn.functions.send(h, comm, rank=1)  # doctest: +SKIP
         >>> y = chainermn.functions.recv(comm, rank=1, delegate_variable=phi)  # doctest: +SKIP
     """
-    _graph.check_peer(communicator, rank, "send")
     _graph.check_tag(tag, "send")
+    _graph.check_peer(communicator, rank, "send")
     xs = tuple(x) if isinstance(x, (tuple, list)) else (x,)
     if not xs:
         raise ValueError("send: x is an empty tuple/list; expected at least one variable")
@@ -129,8 +124,8 @@ def recv(
         A :class:`~chainer.Variable`, or a tuple of them when a tuple was sent (or
         ``force_tuple``). Backward sends their gradients to ``rank``.
     """
-    _graph.check_peer(communicator, rank, "recv")
     _graph.check_tag(tag, "recv")
+    _graph.check_peer(communicator, rank, "recv")
     if delegate_variable is None:
         delegate_variable = _graph.dummy_variable()
     else:
