@@ -272,7 +272,7 @@ def mpi(session: nox.Session) -> None:
     examples = ROOT / "examples" / "chainermn"
     for script, *args in (
         ("train_mnist_data_parallel.py", "--min-accuracy", "0.9", "--out", out / "data"),
-        ("train_mlp_model_parallel.py", "--epoch", "4", "--min-accuracy", "0.9", "--out", out),
+        ("train_mlp_model_parallel.py", "--epoch", "3", "--min-accuracy", "0.9", "--out", out),
         ("train_seq2seq_pipeline.py", "--iterations", "150", "--min-accuracy", "0.9"),
     ):
         session.run(
