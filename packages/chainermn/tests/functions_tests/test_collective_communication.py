@@ -124,6 +124,29 @@ def test_allgather_then_average_is_the_ensemble_mean(comm):
     numpy.testing.assert_allclose(x.grad, numpy.ones((2, 3)), rtol=1e-6)
 
 
+def test_constant_inputs_still_take_part_in_backward(comm):
+    # Arrays instead of variables on some processes: every process's backward must still
+    # join the collective of backward (a hang here is a failure under the CI timeout).
+    w = chainer.Variable(numpy.full((), 2.0))
+    is_root = comm.rank == 0
+    results = [
+        mnf.bcast(comm, numpy.ones((2, 2)) if is_root else None),
+        mnf.allgather(comm, numpy.full(2, float(comm.rank))),
+        mnf.alltoall(comm, [numpy.ones(1)] * comm.size),
+        mnf.scatter(comm, [numpy.ones(3)] * comm.size if is_root else None),
+        mnf.gather(comm, numpy.ones(2)),
+    ]
+    for out in results:
+        w.cleargrad()
+        if isinstance(out, chainer.Variable) and out.shape == (0,):  # gather's delegate
+            (loss,) = mnf.pseudo_connect(out, F.sum(w * w))
+        else:
+            outs = out if isinstance(out, tuple) else (out,)
+            loss = sum(F.sum(o) for o in outs) * w
+        loss.backward()
+        assert w.grad is not None
+
+
 # --- bad input: every process raises, nobody waits -----------------------------------------
 def test_bcast_of_a_non_variable_on_the_root_raises_everywhere(comm):
     with pytest.raises((TypeError, ValueError), match="bcast.*must be"):

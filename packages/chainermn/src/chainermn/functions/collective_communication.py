@@ -9,6 +9,7 @@ backward through an empty dummy input or output, as with :func:`send`.
 from __future__ import annotations
 
 import chainer
+from chainer import backend
 from chainermn.functions import _graph
 
 
@@ -24,7 +25,11 @@ def _sum(arrays):
 
 
 class _Collective(chainer.FunctionNode):
-    """A collective over ``comm``; ``root`` for the rooted ones (bcast, gather, scatter)."""
+    """A collective over ``comm``; ``root`` for the rooted ones (bcast, gather, scatter).
+
+    Its last input is an empty dummy that requires grad, so backward runs on every process
+    (and takes part in the collective of backward) even when the data inputs are constants.
+    """
 
     def __init__(self, comm, root: int = 0) -> None:
         self.comm = comm
@@ -33,6 +38,16 @@ class _Collective(chainer.FunctionNode):
     @property
     def is_root(self) -> bool:
         return self.comm.rank == self.root
+
+    def apply_with_dummy(self, inputs: tuple) -> tuple:
+        device = backend.get_device_from_array(_graph.array_of(inputs[0])) if inputs else None
+        return self.apply((*inputs, _graph.dummy_variable(device)))
+
+    @staticmethod
+    def select(grads: tuple, target_input_indexes) -> tuple:
+        """``grads`` of the data inputs, plus None for the dummy, at the target indexes."""
+        everything = (*grads, None)
+        return tuple(everything[i] for i in target_input_indexes)
 
 
 def _grad_arrays(grad_outputs, specs) -> tuple:
@@ -44,7 +59,7 @@ class AllGather(_Collective):
     """Every process's ``x`` on every process; backward sums each process's share."""
 
     def forward(self, inputs):
-        (x,) = inputs
+        x = inputs[0]
         self._x = _graph.InputSpec(x)
         ys = tuple(self._x.device.send(y) for y in self.comm.allgather(x))
         self._ys = [_graph.InputSpec(y) for y in ys]
@@ -53,33 +68,31 @@ class AllGather(_Collective):
     def backward(self, target_input_indexes, grad_outputs):
         # Rank j's gradient for output i belongs to rank i's x: an all-to-all, then a sum.
         mine = self.comm.alltoall(_grad_arrays(grad_outputs, self._ys))
-        return _as_variables((_sum(mine),), self._x.device)
+        return self.select(_as_variables((_sum(mine),), self._x.device), target_input_indexes)
 
 
 class AllToAll(_Collective):
     """``xs[i]`` goes to process ``i``; backward sends the gradients back the same way."""
 
     def forward(self, inputs):
-        self._xs = [_graph.InputSpec(x) for x in inputs]
-        device = self._xs[0].device
-        ys = tuple(device.send(y) for y in self.comm.alltoall(inputs))
+        xs = inputs[:-1]
+        self._device = _graph.InputSpec(xs[0]).device
+        ys = tuple(self._device.send(y) for y in self.comm.alltoall(xs))
         self._ys = [_graph.InputSpec(y) for y in ys]
         return ys
 
     def backward(self, target_input_indexes, grad_outputs):
         gxs = self.comm.alltoall(_grad_arrays(grad_outputs, self._ys))
-        gxs = _as_variables(gxs, self._xs[0].device)
-        return tuple(gxs[i] for i in target_input_indexes)
+        return self.select(_as_variables(gxs, self._device), target_input_indexes)
 
 
 class Bcast(_Collective):
-    """Root's ``x`` on every process; backward sums the gradients at the root."""
+    """Root's ``x`` on every process (a dummy input elsewhere); backward sums at the root."""
 
     def forward(self, inputs):
-        (x,) = inputs
-        self._x = _graph.InputSpec(x)
-        y = self.comm.bcast(x if self.is_root else None, root=self.root)
-        y = self._x.device.send(y)
+        self._device = _graph.InputSpec(inputs[0]).device
+        y = self.comm.bcast(inputs[0] if self.is_root else None, root=self.root)
+        y = self._device.send(y)
         self._y = _graph.InputSpec(y)
         return (y,)
 
@@ -87,15 +100,15 @@ class Bcast(_Collective):
         (gy,) = _grad_arrays(grad_outputs, [self._y])
         gathered = self.comm.gather(gy, root=self.root)
         if not self.is_root:
-            return (self._x.zero_grad(),)  # the dummy input
-        return _as_variables((_sum(gathered),), self._x.device)
+            return self.select((), target_input_indexes)
+        return self.select(_as_variables((_sum(gathered),), self._device), target_input_indexes)
 
 
 class Gather(_Collective):
     """Every process's ``x`` at the root (a delegate elsewhere); backward scatters back."""
 
     def forward(self, inputs):
-        (x,) = inputs
+        x = inputs[0]
         self._x = _graph.InputSpec(x)
         gathered = self.comm.gather(x, root=self.root)
         if not self.is_root:
@@ -107,16 +120,17 @@ class Gather(_Collective):
     def backward(self, target_input_indexes, grad_outputs):
         grads = _grad_arrays(grad_outputs, self._ys) if self.is_root else None
         gx = self.comm.scatter(grads, root=self.root)
-        return _as_variables((gx,), self._x.device)
+        return self.select(_as_variables((gx,), self._x.device), target_input_indexes)
 
 
 class Scatter(_Collective):
     """``xs[i]`` of the root to process ``i``; backward gathers the gradients at the root."""
 
     def forward(self, inputs):
-        self._xs = [_graph.InputSpec(x) for x in inputs]
-        device = self._xs[0].device
-        y = device.send(self.comm.scatter(inputs if self.is_root else None, root=self.root))
+        xs = inputs[:-1]
+        self._device = _graph.InputSpec(inputs[0]).device
+        y = self.comm.scatter(xs if self.is_root else None, root=self.root)
+        y = self._device.send(y)
         self._y = _graph.InputSpec(y)
         return (y,)
 
@@ -124,15 +138,17 @@ class Scatter(_Collective):
         (gy,) = _grad_arrays(grad_outputs, [self._y])
         gathered = self.comm.gather(gy, root=self.root)
         if not self.is_root:
-            return (self._xs[0].zero_grad(),)  # the dummy input
-        gxs = _as_variables(gathered, self._xs[0].device)
-        return tuple(gxs[i] for i in target_input_indexes)
+            return self.select((), target_input_indexes)
+        return self.select(_as_variables(gathered, self._device), target_input_indexes)
 
 
 def _check_sequence(xs, size: int, operation: str, tell_peers) -> tuple:
     """``xs`` as a tuple of ``size`` variables or arrays; on bad input the peers raise too."""
     if not isinstance(xs, (tuple, list)) or len(xs) != size:
-        tell_peers(xs)
+        try:
+            tell_peers(xs)
+        except (TypeError, ValueError):
+            pass  # the communicator's view of the same error
         got = f"length {len(xs)}" if isinstance(xs, (tuple, list)) else type(xs).__name__
         raise ValueError(
             f"{operation}: xs must be a tuple or list of {size} variables (one per process), "
@@ -155,7 +171,7 @@ def allgather(comm, x) -> tuple:
         for each process, the gradients every process computed for its ``x``.
     """
     _graph.check_inputs((x,), "allgather: x", lambda: comm.allgather(_graph.array_of(x)))
-    return AllGather(comm).apply((x,))
+    return AllGather(comm).apply_with_dummy((x,))
 
 
 def alltoall(comm, xs) -> tuple:
@@ -169,7 +185,9 @@ def alltoall(comm, xs) -> tuple:
         A tuple of ``comm.size`` variables, the ``i``-th from process ``i``. Backward sends
         each gradient back to the process it came from.
     """
-    return AllToAll(comm).apply(_check_sequence(xs, comm.size, "alltoall", comm.alltoall))
+    return AllToAll(comm).apply_with_dummy(
+        _check_sequence(xs, comm.size, "alltoall", comm.alltoall)
+    )
 
 
 def bcast(comm, x, root: int = 0) -> chainer.Variable:
@@ -186,8 +204,8 @@ def bcast(comm, x, root: int = 0) -> chainer.Variable:
     _graph.check_root(comm, root, "bcast")
     if comm.rank == root:
         _graph.check_inputs((x,), "bcast: x", lambda: comm.bcast(x, root=root))
-        return Bcast(comm, root).apply((x,))[0]
-    return Bcast(comm, root).apply((_graph.dummy_variable(),))[0]
+        return Bcast(comm, root).apply_with_dummy((x,))[0]
+    return Bcast(comm, root).apply_with_dummy(())[0]
 
 
 def gather(comm, x, root: int = 0):
@@ -205,7 +223,7 @@ def gather(comm, x, root: int = 0):
     """
     _graph.check_root(comm, root, "gather")
     _graph.check_inputs((x,), "gather: x", lambda: comm.gather(_graph.array_of(x), root))
-    outputs = Gather(comm, root).apply((x,))
+    outputs = Gather(comm, root).apply_with_dummy((x,))
     return outputs if comm.rank == root else outputs[0]
 
 
@@ -224,5 +242,5 @@ def scatter(comm, xs, root: int = 0) -> chainer.Variable:
     _graph.check_root(comm, root, "scatter")
     if comm.rank == root:
         xs = _check_sequence(xs, comm.size, "scatter", lambda bad: comm.scatter(bad, root))
-        return Scatter(comm, root).apply(xs)[0]
-    return Scatter(comm, root).apply((_graph.dummy_variable(),))[0]
+        return Scatter(comm, root).apply_with_dummy(xs)[0]
+    return Scatter(comm, root).apply_with_dummy(())[0]
