@@ -265,7 +265,9 @@ def mpi(session: nox.Session) -> None:
             external=True,
         )
     # Fault tests: each starts its own 2-process jobs, so they run outside mpiexec.
-    session.run("timeout", "300", "python", "-m", "pytest", "-q", "-m", "mpi_launch", tests)
+    session.run(
+        "timeout", "300", "python", "-m", "pytest", "-q", "-m", "mpi_launch", tests, external=True
+    )
     # The examples on 2 ranks, at smoke size (scikit-learn ships the digits).
     session.install("scikit-learn")
     out = pathlib.Path(session.create_tmp())
