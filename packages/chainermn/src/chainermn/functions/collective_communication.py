@@ -86,13 +86,21 @@ class AllToAll(_Collective):
         return self.select(_as_variables(gxs, self._device), target_input_indexes)
 
 
-class Bcast(_Collective):
-    """Root's ``x`` on every process (a dummy input elsewhere); backward sums at the root."""
+class _FromRoot(_Collective):
+    """Data from the root to every process; backward gathers the gradients at the root.
+
+    The root passes its data inputs (then the dummy), the others only the dummy.
+    """
+
+    def distribute(self, data: tuple):
+        raise NotImplementedError
+
+    def root_grads(self, gathered: tuple) -> tuple:
+        raise NotImplementedError
 
     def forward(self, inputs):
         self._device = _graph.InputSpec(inputs[0]).device
-        y = self.comm.bcast(inputs[0] if self.is_root else None, root=self.root)
-        y = self._device.send(y)
+        y = self._device.send(self.distribute(inputs[:-1] if self.is_root else None))
         self._y = _graph.InputSpec(y)
         return (y,)
 
@@ -101,7 +109,28 @@ class Bcast(_Collective):
         gathered = self.comm.gather(gy, root=self.root)
         if not self.is_root:
             return self.select((), target_input_indexes)
-        return self.select(_as_variables((_sum(gathered),), self._device), target_input_indexes)
+        grads = _as_variables(self.root_grads(gathered), self._device)
+        return self.select(grads, target_input_indexes)
+
+
+class Bcast(_FromRoot):
+    """Root's ``x`` on every process; backward sums every process's gradient at the root."""
+
+    def distribute(self, data):
+        return self.comm.bcast(None if data is None else data[0], root=self.root)
+
+    def root_grads(self, gathered):
+        return (_sum(gathered),)
+
+
+class Scatter(_FromRoot):
+    """``xs[i]`` of the root to process ``i``; backward gathers the gradients at the root."""
+
+    def distribute(self, data):
+        return self.comm.scatter(data, root=self.root)
+
+    def root_grads(self, gathered):
+        return gathered
 
 
 class Gather(_Collective):
@@ -121,25 +150,6 @@ class Gather(_Collective):
         grads = _grad_arrays(grad_outputs, self._ys) if self.is_root else None
         gx = self.comm.scatter(grads, root=self.root)
         return self.select(_as_variables((gx,), self._x.device), target_input_indexes)
-
-
-class Scatter(_Collective):
-    """``xs[i]`` of the root to process ``i``; backward gathers the gradients at the root."""
-
-    def forward(self, inputs):
-        xs = inputs[:-1]
-        self._device = _graph.InputSpec(inputs[0]).device
-        y = self.comm.scatter(xs if self.is_root else None, root=self.root)
-        y = self._device.send(y)
-        self._y = _graph.InputSpec(y)
-        return (y,)
-
-    def backward(self, target_input_indexes, grad_outputs):
-        (gy,) = _grad_arrays(grad_outputs, [self._y])
-        gathered = self.comm.gather(gy, root=self.root)
-        if not self.is_root:
-            return self.select((), target_input_indexes)
-        return self.select(_as_variables(gathered, self._device), target_input_indexes)
 
 
 def _check_sequence(xs, size: int, operation: str, tell_peers) -> tuple:
