@@ -80,21 +80,28 @@ _BINARY = {
     "Sub": (lambda a, b: a - b, np.subtract),
     "Mul": (lambda a, b: a * b, np.multiply),
     "Div": (lambda a, b: a / b, _truncated_divide),
-    "Pow": (lambda a, b: a**b, np.power),
 }
 
 
-@importer(*_BINARY)
+@importer("Add", "Sub", "Mul", "Div")
 def binary(ctx: NodeContext):
     a, b = ctx.input(0), ctx.input(1)
     function, on_arrays = _BINARY[ctx.op_type]
     if not (is_data(a) or is_data(b)):
         return on_arrays(raw(a), raw(b))
-    if ctx.op_type == "Pow":
-        if not isinstance(b, chainer.Variable) and b.size == 1:
-            return a ** float(raw(b).reshape(()))
-        b = F.cast(b, a.dtype) if b.dtype != a.dtype else b
     return function(*broadcast(a, b))
+
+
+@importer("Pow", static_inputs=(1,))
+def power(ctx: NodeContext):
+    """An exponent held in the model is a constant (``x ** 2``), not a trainable parameter."""
+    a, b = ctx.input(0), ctx.input(1)
+    if not (is_data(a) or is_data(b)):
+        return np.power(raw(a), raw(b))
+    if not isinstance(b, chainer.Variable) and b.size == 1:
+        return a ** float(raw(b).reshape(()))
+    base, exponent = broadcast(a, F.cast(b, a.dtype) if b.dtype != a.dtype else b)
+    return base**exponent
 
 
 @importer("Mod", min_opset=10)

@@ -31,6 +31,14 @@ _REDUCTIONS = {
 }
 
 
+_ELEMENTWISE_PART = {
+    "ReduceL1": F.absolute,
+    "ReduceL2": F.absolute,
+    "ReduceSumSquare": lambda x: x * x,
+    "ReduceLogSum": F.log,
+}
+
+
 @importer(*_REDUCTIONS, static_inputs=(1,))
 def reduce(ctx: NodeContext):
     x = ctx.input(0)
@@ -41,7 +49,8 @@ def reduce(ctx: NodeContext):
         axes = ctx.ints(1)
     if not axes:
         if ctx.attr("noop_with_empty_axes", 0, "int"):
-            return x
+            # No reduction, but the elementwise part still applies (as in onnxruntime).
+            return _ELEMENTWISE_PART.get(ctx.op_type, lambda v: v)(x)
         axes = list(range(x.ndim))
     axes = tuple(sorted({ctx.axis(a, x.ndim) for a in axes}))
     keepdims = bool(ctx.attr("keepdims", 1, "int"))
