@@ -67,7 +67,41 @@ def check_model(model: onnx.ModelProto) -> None:
         raise ONNXImportError(f"the ONNX model is invalid: {first}") from None
 
 
-def tensor_to_array(tensor: onnx.TensorProto, base_dir: pathlib.Path | None) -> np.ndarray:
+def inline_external_data(model: onnx.ModelProto, base_dir: pathlib.Path | None) -> None:
+    """Read every initializer kept in an external file (confined to ``base_dir``) into the
+    model, so that nothing later (the checker included) opens files by itself."""
+    for tensor in model.graph.initializer:
+        if tensor.data_location != onnx.TensorProto.EXTERNAL:
+            continue
+        dtype = TENSOR_TYPE_TO_NP_TYPE.get(tensor.data_type)
+        count = _element_count(tensor)
+        if dtype is None:
+            raise ONNXImportError(f"tensor {tensor.name!r} has an element type with no importer")
+        raw = _read_external(tensor, tensor.name, base_dir, count * dtype.itemsize)
+        del tensor.external_data[:]
+        tensor.data_location = onnx.TensorProto.DEFAULT
+        tensor.raw_data = raw
+    for node in model.graph.node:
+        for attribute in node.attribute:
+            if attribute.HasField("t") and attribute.t.data_location == onnx.TensorProto.EXTERNAL:
+                raise ONNXImportError(
+                    f"node {node.name!r}: attribute {attribute.name!r} keeps its tensor in an "
+                    "external file, which import_model does not read"
+                )
+
+
+def _element_count(tensor: onnx.TensorProto) -> int:
+    shape = tuple(tensor.dims)
+    count = int(np.prod(shape, dtype=object)) if shape else 1
+    if any(d < 0 for d in shape) or count > MAX_ELEMENTS:
+        raise ONNXImportError(
+            f"tensor {tensor.name or '<unnamed>'!r} declares shape {shape}: refusing more than "
+            f"{MAX_ELEMENTS} elements"
+        )
+    return count
+
+
+def tensor_to_array(tensor: onnx.TensorProto) -> np.ndarray:
     """The tensor's values, after checking its type, its shape against its data and limits."""
     name = tensor.name or "<unnamed>"
     dtype = TENSOR_TYPE_TO_NP_TYPE.get(tensor.data_type)
@@ -81,14 +115,10 @@ def tensor_to_array(tensor: onnx.TensorProto, base_dir: pathlib.Path | None) -> 
             f"tensor {name!r} has element type {type_name}, which has no importer"
         )
     shape = tuple(tensor.dims)
-    count = int(np.prod(shape, dtype=object)) if shape else 1
-    if any(d < 0 for d in shape) or count > MAX_ELEMENTS:
-        raise ONNXImportError(
-            f"tensor {name!r} declares shape {shape}: refusing more than {MAX_ELEMENTS} elements"
-        )
+    count = _element_count(tensor)
     if tensor.data_location == onnx.TensorProto.EXTERNAL:
-        raw = _read_external(tensor, name, base_dir, count * dtype.itemsize)
-    elif tensor.HasField("raw_data"):
+        raise ONNXImportError(f"tensor {name!r} keeps its data in an external file")
+    if tensor.HasField("raw_data"):
         raw = tensor.raw_data
     else:
         return _typed_field_to_array(tensor, name, count, shape)

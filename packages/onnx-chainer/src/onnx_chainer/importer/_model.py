@@ -11,6 +11,7 @@ import numpy as np
 import onnx
 
 import chainer
+from chainer.utils import type_check
 from onnx_chainer.importer import _loader
 from onnx_chainer.importer._registry import (
     DEFAULT_DOMAINS,
@@ -115,7 +116,16 @@ def _run_node(node: _Node, inputs: list, model: ImportedModel) -> tuple:
     context = NodeContext(
         node.op_type, node.name, node.attributes, model.opset_version, inputs, len(node.outputs)
     )
-    result = node.spec.run(context)
+    try:
+        result = node.spec.run(context)
+    except ONNXImportError:
+        raise
+    except (ValueError, TypeError, IndexError, ArithmeticError, type_check.InvalidType) as error:
+        shapes = [None if v is None else (tuple(v.shape), str(v.dtype)) for v in inputs]
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        raise context.error(
+            f"failed on inputs (shape, dtype) {shapes}: {type(error).__name__}: {first_line}"
+        ) from error
     result = result if isinstance(result, tuple) else (result,)
     result = tuple(np.asarray(r) if isinstance(r, (np.generic, int, float)) else r for r in result)
     used = [i for i, name in enumerate(node.outputs) if name]
@@ -163,12 +173,12 @@ def _value_paths(names) -> dict[str, tuple[str, ...]]:
     return paths
 
 
-def _attributes(node: onnx.NodeProto, base_dir) -> dict[str, Any]:
+def _attributes(node: onnx.NodeProto) -> dict[str, Any]:
     kinds = onnx.AttributeProto
     values: dict[str, Any] = {}
     for attribute in node.attribute:
         if attribute.type == kinds.TENSOR:
-            values[attribute.name] = _loader.tensor_to_array(attribute.t, base_dir)
+            values[attribute.name] = _loader.tensor_to_array(attribute.t)
         elif attribute.type == kinds.STRING:
             values[attribute.name] = attribute.s
         elif attribute.type in (kinds.INT, kinds.FLOAT, kinds.INTS, kinds.FLOATS, kinds.STRINGS):
@@ -212,6 +222,26 @@ def _check_operators(graph: onnx.GraphProto, opset: int, other_opsets: dict) -> 
         )
 
 
+def _check_required_inputs(proto: onnx.NodeProto, name: str, opset: int) -> None:
+    try:
+        schema = onnx.defs.get_schema(proto.op_type, opset, "")
+    except onnx.defs.SchemaError:
+        return
+    single = onnx.defs.OpSchema.FormalParameterOption.Single
+    for position, formal in enumerate(schema.inputs):
+        given = position < len(proto.input) and proto.input[position]
+        if formal.option == single and not given:
+            raise ONNXImportError(
+                f"{proto.op_type} node {name!r}: its required input {position} "
+                f"({formal.name!r}) is missing"
+            )
+    if len(proto.input) < schema.min_input or len(proto.input) > schema.max_input:
+        raise ONNXImportError(
+            f"{proto.op_type} node {name!r} has {len(proto.input)} inputs; opset {opset} "
+            f"takes {schema.min_input} to {schema.max_input}"
+        )
+
+
 def build(
     source: Any, base_dir: str | os.PathLike | None = None, check: bool = True
 ) -> ImportedModel:
@@ -219,6 +249,7 @@ def build(
     opset = _default_opset(model)
     other_opsets = {o.domain: o.version for o in model.opset_import}
     _check_operators(model.graph, opset, other_opsets)
+    _loader.inline_external_data(model, base)
     if check:
         _loader.check_model(model)
     graph = model.graph
@@ -227,7 +258,7 @@ def build(
     for tensor in graph.initializer:
         if tensor.name in initializers:
             raise ONNXImportError(f"initializer {tensor.name!r} is defined twice")
-        initializers[tensor.name] = _loader.tensor_to_array(tensor, base)
+        initializers[tensor.name] = _loader.tensor_to_array(tensor)
     nodes, data_uses = [], set()
     defined = set(initializers) | {i.name for i in graph.input}
     for index, proto in enumerate(graph.node):
@@ -242,7 +273,8 @@ def build(
                 data_uses.add(name)
         defined.update(proto.output)
         name = proto.name or f"{proto.op_type}_{index}"
-        attributes = _attributes(proto, base)
+        _check_required_inputs(proto, name, opset)
+        attributes = _attributes(proto)
         nodes.append(
             _Node(proto.op_type, name, tuple(proto.input), tuple(proto.output), attributes, spec)
         )

@@ -29,6 +29,10 @@ def window(ctx: NodeContext, x, kernel: list[int]):
         raise ctx.error(
             f"auto_pad {auto_pad!r} is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID"
         )
+    if min(strides + dilations, default=1) < 1:
+        raise ctx.error(f"strides {strides} and dilations {dilations} must be positive")
+    padded = [d + b + e for d, b, e in zip(x.shape[2:], pads[:n], pads[n:])]
+    ctx.check_size(list(x.shape[:2]) + padded)
     return strides, dilations, list(zip(pads[:n], pads[n:]))
 
 
@@ -64,6 +68,9 @@ def conv_transpose(ctx: NodeContext):
         s * (x.shape[2 + i] - 1) + (kernel[i] - 1) * dilations[i] + 1 + extra[i]
         for i, s in enumerate(strides)
     ]
+    if min(strides + dilations, default=1) < 1:
+        raise ctx.error(f"strides {strides} and dilations {dilations} must be positive")
+    ctx.check_size(list(x.shape[:1]) + [w.shape[1] * groups] + full)
     output_shape = ctx.attr("output_shape", None, "ints")
     auto_pad = ctx.attr("auto_pad", "NOTSET", "str")
     if output_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
