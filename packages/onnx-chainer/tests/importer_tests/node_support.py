@@ -4,6 +4,7 @@ gradients of the imported model numerically (first and second order)."""
 from __future__ import annotations
 
 import dataclasses
+import warnings
 
 import numpy as np
 import onnx
@@ -157,6 +158,31 @@ def run_case(case: NodeCase) -> None:
     ]
     if case.grad or (case.grad is not None and float_initializers):
         check_gradients(case, expected)
+
+
+def assert_round_trip(model, args, opset: int, **tolerance):
+    """Export ``model`` at ``opset``, import it back, compare the outputs with Chainer's;
+    return the imported model."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # approximate-export warnings
+        onnx_model, inputs, outputs = onnx_chainer.export(
+            model, args, opset_version=opset, return_named_inout=True
+        )
+    imported = onnx_chainer.import_model(onnx_model)
+    with chainer.using_config("train", False):
+        got = imported(**dict(inputs))
+    got = got if isinstance(got, tuple) else (got,)
+    assert len(got) == len(outputs)
+    for actual, expected in zip(got, outputs.values()):
+        expected = np.asarray(expected.array)
+        assert actual.shape == expected.shape, (actual.shape, expected.shape)
+        if expected.dtype.kind == "f":
+            np.testing.assert_allclose(
+                actual.array, expected, **(tolerance or {"rtol": 1e-5, "atol": 1e-6})
+            )
+        else:
+            np.testing.assert_array_equal(actual.array, expected)
+    return imported
 
 
 def rand(*shape, low=-1.0, high=1.0, seed=0):

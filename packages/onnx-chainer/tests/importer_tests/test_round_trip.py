@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import pathlib
-import warnings
-
-import numpy as np
+import onnx_import_node_support as support
 import pytest
 
-import chainer
 import onnx_chainer
 from onnx_chainer.functions import registered
 
@@ -35,30 +32,7 @@ PARAMS = [
 ]
 
 
-def assert_round_trip(model, args, opset: int, **tolerance) -> None:
-    """Export ``model`` at ``opset``, import it back, compare the outputs with Chainer's."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # approximate-export warnings
-        onnx_model, inputs, outputs = onnx_chainer.export(
-            model, args, opset_version=opset, return_named_inout=True
-        )
-    imported = onnx_chainer.import_model(onnx_model)
-    with chainer.using_config("train", False):
-        got = imported(**dict(inputs))
-    got = got if isinstance(got, tuple) else (got,)
-    assert len(got) == len(outputs)
-    for actual, expected in zip(got, outputs.values()):
-        expected = np.asarray(expected.array)
-        assert actual.shape == expected.shape, (actual.shape, expected.shape)
-        if expected.dtype.kind == "f":
-            np.testing.assert_allclose(
-                actual.array, expected, **(tolerance or {"rtol": 1e-5, "atol": 1e-6})
-            )
-        else:
-            np.testing.assert_array_equal(actual.array, expected)
-
-
 @pytest.mark.parametrize("case_id,build,opset", PARAMS)
 def test_export_case_round_trips(case_id, build, opset):
     model, args = build()
-    assert_round_trip(model, args, opset)
+    support.assert_round_trip(model, args, opset)
