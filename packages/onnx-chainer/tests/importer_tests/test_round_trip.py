@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import pathlib
+
 import onnx_import_node_support as support
 import pytest
 
