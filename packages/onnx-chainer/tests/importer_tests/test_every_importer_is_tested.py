@@ -7,7 +7,13 @@ import pathlib
 
 from onnx_chainer.importer import registered_importers
 
-_CASE_MODULES = ["test_activation_math", "test_array", "test_logic_reduce", "test_layers"]
+_CASE_MODULES = [
+    "test_activation_math",
+    "test_array",
+    "test_logic_reduce",
+    "test_layers",
+    "test_resize_rnn",
+]
 
 
 def _node_cases():

@@ -7,29 +7,18 @@ import math
 import chainer.functions as F
 from onnx_chainer.importer._registry import NodeContext, importer
 
-
-@importer("Relu")
-def relu(ctx: NodeContext):
-    return F.relu(ctx.input(0))
+_ELEMENTWISE = {"Relu": F.relu, "Sigmoid": F.sigmoid, "Tanh": F.tanh, "Softplus": F.softplus}
 
 
-@importer("LeakyRelu")
-def leaky_relu(ctx: NodeContext):
-    return F.leaky_relu(ctx.input(0), ctx.attr("alpha", 0.01, "float"))
+@importer(*_ELEMENTWISE)
+def elementwise(ctx: NodeContext):
+    return _ELEMENTWISE[ctx.op_type](ctx.input(0))
 
 
-@importer("Sigmoid")
-def sigmoid(ctx: NodeContext):
-    return F.sigmoid(ctx.input(0))
-
-
-@importer("Tanh")
-def tanh(ctx: NodeContext):
-    return F.tanh(ctx.input(0))
-
-
-@importer("Elu")
-def elu(ctx: NodeContext):
+@importer("LeakyRelu", "Elu")
+def with_alpha(ctx: NodeContext):
+    if ctx.op_type == "LeakyRelu":
+        return F.leaky_relu(ctx.input(0), ctx.attr("alpha", 0.01, "float"))
     return F.elu(ctx.input(0), ctx.attr("alpha", 1.0, "float"))
 
 
@@ -38,11 +27,6 @@ def selu(ctx: NodeContext):
     alpha = ctx.attr("alpha", 1.67326319217681884765625, "float")
     gamma = ctx.attr("gamma", 1.05070102214813232421875, "float")
     return F.selu(ctx.input(0), alpha, gamma)
-
-
-@importer("Softplus")
-def softplus(ctx: NodeContext):
-    return F.softplus(ctx.input(0))
 
 
 @importer("Softsign")
