@@ -178,3 +178,23 @@ def test_model_from_file_path(tmp_path):
     for source in (path, str(path), path.read_bytes()):
         imported = onnx_chainer.import_model(source)
         np.testing.assert_allclose(imported(np.zeros(2, np.float32)).array, rand(2, seed=0))
+
+
+def test_initializers_listed_as_graph_inputs_are_parameters_not_inputs():
+    # IR version 3 models (opsets 7-8 of the model zoo) list every initializer as an input.
+    model = _sum_of(["w"])
+    model.graph.input.append(_float("w", [2]))
+    model.ir_version = 3
+    imported = onnx_chainer.import_model(model)
+    assert imported.onnx_input_names == ("x",)
+    assert [name for name, _ in imported.namedparams()] == ["/w"]
+    np.testing.assert_allclose(imported(np.zeros(2, np.float32)).array, rand(2, seed=0))
+
+
+def test_copies_run_independently():
+    imported = onnx_chainer.import_model(_sum_of(["w"]))
+    clone = imported.copy(mode="copy")
+    clone.w.array[...] = 0
+    x = np.ones(2, np.float32)
+    np.testing.assert_array_equal(clone(x).array, x)
+    np.testing.assert_allclose(imported(x).array, x + rand(2, seed=0))
