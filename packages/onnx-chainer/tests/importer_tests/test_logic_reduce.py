@@ -21,6 +21,15 @@ LOGIC = [
     C("and", "And", 7, [("a", MASK), ("b", ~MASK[:1])]),
     C("or", "Or", 7, [("a", MASK), ("b", ~MASK)]),
     C("xor", "Xor", 7, [("a", MASK), ("b", MASK[::-1].copy())]),
+    C("is_nan", "IsNaN", 13, [("x", np.array([1.0, np.nan, np.inf], np.float32))]),
+    C("is_inf", "IsInf", 10, [("x", np.array([1.0, -np.inf, np.inf, np.nan], np.float32))]),
+    C(
+        "is_inf_positive",
+        "IsInf",
+        10,
+        [("x", np.array([-np.inf, np.inf], np.float32))],
+        {"detect_negative": 0},
+    ),
     C("where", "Where", 9, [("c", MASK), ("x", X), ("y", Y)], grad=(1, 2)),
     C(
         "where_scalar",

@@ -1,8 +1,8 @@
 """Import ONNX models into Chainer: :func:`import_model` returns a trainable Chain.
 
-One module per operator family (activation, array, connection, logic, math, normalization,
-pooling, reduce, resize, rnn) registers an importer per ONNX operator with the opsets it
-supports (:func:`registered_importers`).
+One module per operator family (activation, array, connection, indexing, logic, math,
+normalization, pooling, reduce, resize, rnn) registers an importer per ONNX operator with the
+opsets it supports (:func:`registered_importers`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from onnx_chainer.importer import (
     activation,
     array,
     connection,
+    indexing,
     logic,
     math,
     normalization,

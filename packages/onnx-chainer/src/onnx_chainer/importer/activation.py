@@ -29,6 +29,34 @@ def selu(ctx: NodeContext):
     return F.selu(ctx.input(0), alpha, gamma)
 
 
+@importer("Mish", min_opset=18)
+def mish(ctx: NodeContext):
+    x = ctx.input(0)
+    return x * F.tanh(F.softplus(x))
+
+
+@importer("Celu", min_opset=12)
+def celu(ctx: NodeContext):
+    x = ctx.input(0)
+    alpha = ctx.attr("alpha", 1.0, "float")
+    return F.relu(x) + alpha * (F.exp(-F.relu(-x) / alpha) - 1)
+
+
+@importer("ThresholdedRelu", min_opset=10)
+def thresholded_relu(ctx: NodeContext):
+    x = ctx.input(0)
+    above = x.array > ctx.attr("alpha", 1.0, "float")
+    return F.where(above, x, x.xp.zeros(x.shape, x.dtype))
+
+
+@importer("Shrink", min_opset=9)
+def shrink(ctx: NodeContext):
+    x = ctx.input(0)
+    lambd, bias = ctx.attr("lambd", 0.5, "float"), ctx.attr("bias", 0.0, "float")
+    zeros = x.xp.zeros(x.shape, x.dtype)
+    return F.where(x.array < -lambd, x + bias, F.where(x.array > lambd, x - bias, zeros))
+
+
 @importer("Softsign")
 def softsign(ctx: NodeContext):
     x = ctx.input(0)
@@ -76,6 +104,23 @@ def _softmax_like(ctx: NodeContext, function):
         return _coerced_2d(ctx, function)
     x = ctx.input(0)
     return function(x, axis=ctx.axis(ctx.attr("axis", -1, "int"), x.ndim))
+
+
+@importer("Hardmax")
+def hardmax(ctx: NodeContext):
+    """One-hot of the first maximum (no gradient), over flattened axes before opset 13."""
+    x = ctx.input(0)
+    values = x.array
+    xp = x.xp
+    if ctx.opset < 13:
+        axis = ctx.axis(ctx.attr("axis", 1, "int"), x.ndim)
+        flat = values.reshape(math.prod(x.shape[:axis]), -1)
+        hot = xp.arange(flat.shape[1]) == flat.argmax(axis=1)[:, None]
+        return hot.astype(x.dtype).reshape(x.shape)
+    axis = ctx.axis(ctx.attr("axis", -1, "int"), x.ndim)
+    first = xp.expand_dims(values.argmax(axis=axis), axis)
+    positions = xp.arange(x.shape[axis]).reshape((-1,) + (1,) * (x.ndim - axis - 1))
+    return (positions == first).astype(x.dtype)
 
 
 @importer("Softmax")

@@ -1,4 +1,4 @@
-"""Importers of shape and indexing ops: Reshape, Transpose, Concat, Split, Slice, Gather, Pad,
+"""Importers of shape ops: Reshape, Transpose, Concat, Split, Slice, Squeeze, Expand, Pad, Cast,
 Shape (computed on the host, so Shape-based subgraphs fold to constants), Constant, ..."""
 
 from __future__ import annotations
@@ -89,39 +89,6 @@ def slice_(ctx: NodeContext):
     for start, end, axis, step in zip(starts, ends, axes, steps):
         index[axis] = slice(start, end, step)
     return F.get_item(x, tuple(index))
-
-
-def _normalized_indices(ctx: NodeContext, index: int, size: int):
-    indices = raw(ctx.input(index))
-    xp = get_array_module(indices)
-    return xp.where(indices < 0, indices + size, indices).astype(np.int64)
-
-
-@importer("Gather")
-def gather(ctx: NodeContext):
-    x = ctx.input(0)
-    axis = ctx.axis(ctx.attr("axis", 0, "int"), x.ndim)
-    indices = _normalized_indices(ctx, 1, x.shape[axis])
-    if not is_data(x):
-        return get_array_module(raw(x)).take(raw(x), indices, axis)
-    if indices.ndim == 0:
-        return F.get_item(x, (slice(None),) * axis + (int(indices),))
-    return F.get_item(x, (slice(None),) * axis + (indices,))
-
-
-@importer("GatherND", min_opset=11)
-def gather_nd(ctx: NodeContext):
-    if ctx.attr("batch_dims", 0, "int"):
-        raise ctx.error("batch_dims other than 0 is not supported", unsupported=True)
-    x = ctx.input(0)
-    indices = raw(ctx.input(1))
-    depth = indices.shape[-1]
-    dims = x.shape[:depth]
-    index = tuple(
-        np.where(indices[..., i] < 0, indices[..., i] + dims[i], indices[..., i])
-        for i in range(depth)
-    )
-    return F.get_item(x, index)
 
 
 @importer("Squeeze", static_inputs=(1,))

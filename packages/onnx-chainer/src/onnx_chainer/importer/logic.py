@@ -33,6 +33,23 @@ def logical_not(ctx: NodeContext):
     return get_array_module(x).logical_not(x)
 
 
+@importer("IsNaN", min_opset=9)
+def is_nan(ctx: NodeContext):
+    x = raw(ctx.input(0))
+    return get_array_module(x).isnan(x)
+
+
+@importer("IsInf", min_opset=10)
+def is_inf(ctx: NodeContext):
+    x = raw(ctx.input(0))
+    xp = get_array_module(x)
+    positive, negative = (
+        ctx.attr("detect_positive", 1, "int"),
+        ctx.attr("detect_negative", 1, "int"),
+    )
+    return xp.isinf(x) & (((x > 0) & bool(positive)) | ((x < 0) & bool(negative)))
+
+
 @importer("Where", min_opset=9)
 def where(ctx: NodeContext):
     condition, x, y = ctx.input(0), ctx.input(1), ctx.input(2)

@@ -56,6 +56,43 @@ def layer_normalization(ctx: NodeContext):
     return y + F.broadcast_to(bias, x.shape) if bias is not None else y
 
 
+@importer("GroupNormalization", min_opset=18)
+def group_normalization(ctx: NodeContext):
+    """Scale and bias are per group before opset 21, per channel from it."""
+    x, scale, bias = ctx.input(0), ctx.input(1), ctx.input(2)
+    groups = ctx.attr("num_groups", None, "int")
+    if not groups or x.shape[1] % groups:
+        raise ctx.error(f"num_groups {groups} does not divide the {x.shape[1]} channels")
+    grouped = F.reshape(x, (x.shape[0], groups, -1))
+    y = F.reshape(_normalize(grouped, (2,), ctx.attr("epsilon", 1e-5, "float")), x.shape)
+    if ctx.opset < 21:
+        scale = F.repeat(scale, x.shape[1] // groups)
+        bias = F.repeat(bias, x.shape[1] // groups)
+    scale = F.broadcast_to(_channel_shaped(scale, x.ndim), x.shape)
+    return y * scale + F.broadcast_to(_channel_shaped(bias, x.ndim), x.shape)
+
+
+@importer("MeanVarianceNormalization", min_opset=9)
+def mean_variance_normalization(ctx: NodeContext):
+    x = ctx.input(0)
+    axes = ctx.attr("axes", [0, 2, 3], "ints")
+    return _normalize(x, tuple(sorted(ctx.axis(a, x.ndim) for a in axes)), 1e-9)
+
+
+@importer("LpNormalization")
+def lp_normalization(ctx: NodeContext):
+    x = ctx.input(0)
+    axis = ctx.axis(ctx.attr("axis", -1, "int"), x.ndim)
+    p = ctx.attr("p", 2, "int")
+    if p == 1:
+        norm = F.sum(F.absolute(x), axis, keepdims=True)
+    elif p == 2:
+        norm = F.sqrt(F.sum(x * x, axis, keepdims=True))
+    else:
+        raise ctx.error(f"p={p} is not supported (1 or 2 is)", unsupported=True)
+    return x / F.broadcast_to(norm, x.shape)
+
+
 @importer("LRN")
 def local_response_normalization(ctx: NodeContext):
     size = ctx.attr("size", None, "int")
