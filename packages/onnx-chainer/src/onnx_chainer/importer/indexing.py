@@ -62,6 +62,29 @@ def gather_elements(ctx: NodeContext):
     return F.get_item(x, _along_axis(indices, axis))
 
 
+def _assign(data, index, updates):
+    """``data`` with ``updates`` written at ``index`` (differentiable w.r.t. both)."""
+    xp = get_array_module(raw(data))
+    keep = xp.ones(data.shape, bool)
+    keep[index] = False
+    zeros = xp.zeros(data.shape, data.dtype)
+    return F.where(keep, data, F.scatter_add(zeros, index, updates))
+
+
+@importer("ScatterElements", min_opset=11)
+@importer("Scatter", min_opset=9, max_opset=10)
+def scatter_elements(ctx: NodeContext):
+    data, updates = ctx.input(0), ctx.input(2)
+    axis = ctx.axis(ctx.attr("axis", 0, "int"), data.ndim)
+    index = _along_axis(_normalized_indices(ctx, 1, data.shape[axis]), axis)
+    reduction = ctx.attr("reduction", "none", "str")
+    if reduction == "add":
+        return F.scatter_add(data, index, updates)
+    if reduction != "none":
+        raise ctx.error(f"reduction {reduction!r} is not supported", unsupported=True)
+    return _assign(data, index, updates)
+
+
 @importer("ScatterND", min_opset=11)
 def scatter_nd(ctx: NodeContext):
     data, updates = ctx.input(0), ctx.input(2)
@@ -77,10 +100,7 @@ def scatter_nd(ctx: NodeContext):
         return F.scatter_add(data, index, updates)
     if reduction != "none":
         raise ctx.error(f"reduction {reduction!r} is not supported", unsupported=True)
-    keep = xp.ones(data.shape, bool)
-    keep[index] = False
-    zeros = xp.zeros(data.shape, data.dtype)
-    return F.where(keep, data, F.scatter_add(zeros, index, updates))
+    return _assign(data, index, updates)
 
 
 @importer("TopK", min_opset=10, static_inputs=(1,))

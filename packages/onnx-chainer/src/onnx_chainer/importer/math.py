@@ -207,3 +207,63 @@ def det(ctx: NodeContext):
         return F.reshape(F.batch_det(F.expand_dims(x, 0)), ())
     flat = F.reshape(x, (-1,) + x.shape[-2:])
     return F.reshape(F.batch_det(flat), x.shape[:-2])
+
+
+def _dft_matrices(size: int, outputs: int, inverse: bool, dtype):
+    """cos and sin of the DFT's angles, (size, outputs)."""
+    n = np.arange(size)[:, None]
+    k = np.arange(outputs)[None, :]
+    angle = 2 * np.pi * n * k / size
+    return np.cos(angle).astype(dtype), np.sin(angle).astype(dtype)
+
+
+@importer("DFT", min_opset=17, static_inputs=(1, 2))
+def dft(ctx: NodeContext):
+    """As matrix products with cos/sin tables, so it backpropagates."""
+    x = ctx.input(0)
+    if ctx.opset < 20:
+        axis = ctx.attr("axis", 1, "int")
+    else:
+        axis = ctx.ints(2, [-2])[0]
+    axis = ctx.axis(axis, x.ndim)  # counted on the input, whose last axis is real/imaginary
+    if axis == x.ndim - 1:
+        raise ctx.error(f"axis {axis} is the real/imaginary axis of a {x.ndim}-d input")
+    inverse = bool(ctx.attr("inverse", 0, "int"))
+    onesided = bool(ctx.attr("onesided", 0, "int"))
+    if x.shape[-1] == 1:
+        real, imag = F.squeeze(x, -1), None
+    elif x.shape[-1] == 2:
+        real, imag = (F.squeeze(p, -1) for p in F.split_axis(x, 2, -1))
+    else:
+        raise ctx.error(f"the last axis must hold 1 (real) or 2 (complex) values, got {x.shape}")
+    length = ctx.ints(1, [x.shape[axis]])[0] if ctx.input(1) is not None else x.shape[axis]
+    if ctx.input(1) is not None and ctx.const(1).size == 0:
+        length = x.shape[axis]
+    real = _fit_length(real, axis, length)
+    imag = None if imag is None else _fit_length(imag, axis, length)
+    outputs = length // 2 + 1 if onesided else length
+    cos, sin = _dft_matrices(length, outputs, inverse, x.dtype)
+    sign = 1.0 if inverse else -1.0
+    real = F.moveaxis(real, axis, -1)
+    out_real = F.matmul(real, cos)
+    out_imag = sign * F.matmul(real, sin)
+    if imag is not None:
+        imag = F.moveaxis(imag, axis, -1)
+        out_real = out_real - sign * F.matmul(imag, sin)
+        out_imag = out_imag + F.matmul(imag, cos)
+    if inverse:
+        out_real, out_imag = out_real / length, out_imag / length
+    out = F.stack([out_real, out_imag], axis=-1)
+    return F.moveaxis(out, x.ndim - 2, axis)
+
+
+def _fit_length(x, axis: int, length: int):
+    """``x`` cut or zero-padded along ``axis`` to ``length``."""
+    size = x.shape[axis]
+    if length < size:
+        return F.get_item(x, (slice(None),) * axis + (slice(0, length),))
+    if length > size:
+        widths = [(0, 0)] * x.ndim
+        widths[axis] = (0, length - size)
+        return F.pad(x, widths, "constant")
+    return x

@@ -1,10 +1,12 @@
-"""Importers of pooling: MaxPool, AveragePool, their global forms, MaxRoiPool, RoiAlign."""
+"""Importers of pooling: MaxPool (with its Indices), MaxUnpool, AveragePool, their global forms,
+MaxRoiPool, RoiAlign."""
 
 from __future__ import annotations
 
 import numpy as np
 
 import chainer.functions as F
+from chainer.backend import cuda, get_array_module
 from onnx_chainer.importer._registry import NodeContext, importer
 from onnx_chainer.importer.connection import pad_spatial, window
 
@@ -40,8 +42,64 @@ def max_pool(ctx: NodeContext):
     if ctx.attr("ceil_mode", 0, "int"):
         extra = _ceil_extra(x, kernel, strides, pads)
         pads = [(b, e + extra_i) for (b, e), extra_i in zip(pads, extra)]
-    x, pad = pad_spatial(x, pads, value=-np.inf)
-    return F.max_pooling_nd(x, kernel, strides, pad, cover_all=False)
+    padded, pad = pad_spatial(x, pads, value=-np.inf)
+    y = F.max_pooling_nd(padded, kernel, strides, pad, cover_all=False)
+    if ctx.num_outputs < 2:
+        return y
+    return y, _argmax_indices(x.array, kernel, strides, pads)
+
+
+def _argmax_indices(x, kernel, strides, pads):
+    """MaxPool's ``Indices``: the flat (N, C, *spatial) index of each window's first maximum."""
+    xp = get_array_module(x)
+    host = cuda.to_cpu(x)
+    spatial = len(kernel)
+    widths = [(0, 0), (0, 0)] + [tuple(p) for p in pads]
+    padded = np.pad(host, widths, constant_values=-np.inf)
+    windows = np.lib.stride_tricks.sliding_window_view(
+        padded, kernel, axis=tuple(range(2, 2 + spatial))
+    )
+    windows = windows[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in strides)]
+    out_shape = windows.shape[: 2 + spatial]
+    best = windows.reshape(out_shape + (-1,)).argmax(axis=-1)
+    offsets = np.unravel_index(best, tuple(kernel))
+    flat = np.zeros(out_shape, np.int64)
+    grid = np.indices(out_shape, sparse=True)
+    flat += grid[0] * host.shape[1] + grid[1]
+    for axis in range(spatial):
+        position = grid[2 + axis] * strides[axis] + offsets[axis] - pads[axis][0]
+        flat = flat * host.shape[2 + axis] + position
+    return xp.asarray(flat)
+
+
+@importer("MaxUnpool", min_opset=9, static_inputs=(2,))
+def max_unpool(ctx: NodeContext):
+    """Writes each value at its flat index; values sharing an index are averaged."""
+    x = ctx.input(0)
+    indices = ctx.array(1).reshape(-1).astype(np.int64)
+    kernel = ctx.attr("kernel_shape", None, "ints")
+    n = len(kernel or [])
+    if not kernel or n != x.ndim - 2:
+        raise ctx.error(f"kernel_shape {kernel} does not fit an input of shape {x.shape}")
+    strides = ctx.attr("strides", [1] * n, "ints")
+    pads = ctx.attr("pads", [0] * (2 * n), "ints")
+    shape = ctx.ints(2)
+    if shape is None:
+        spatial = [
+            (d - 1) * s + k - b - e
+            for d, s, k, b, e in zip(x.shape[2:], strides, kernel, pads[:n], pads[n:])
+        ]
+        shape = list(x.shape[:2]) + spatial
+    shape = ctx.check_size(shape)
+    size = int(np.prod(shape))
+    xp = get_array_module(indices)
+    if indices.size != x.size or (
+        indices.size and not 0 <= int(indices.min()) <= int(indices.max()) < size
+    ):
+        raise ctx.error(f"indices do not address an output of shape {shape}")
+    counts = xp.maximum(xp.bincount(indices, minlength=size), 1).astype(x.dtype)
+    total = F.scatter_add(xp.zeros(size, x.dtype), indices, F.reshape(x, (-1,)))
+    return F.reshape(total / counts, shape)
 
 
 @importer("AveragePool")
