@@ -29,6 +29,7 @@ ACTIVATIONS = [
     C("prelu_scalar", "PRelu", 7, [("x", X), ("i:slope", np.array([0.2], np.float32))]),
     C("gelu", "Gelu", 20, [("x", X)], grad=(0,)),
     C("gelu_tanh", "Gelu", 20, [("x", X)], {"approximate": "tanh"}, grad=(0,)),
+    C("swish", "Swish", 24, [("x", X)], {"alpha": 1.5}, grad=(0,)),
     C("mish", "Mish", 18, [("x", X)], grad=(0,)),
     C("celu", "Celu", 12, [("x", X * 3)], {"alpha": 0.7}, grad=(0,)),
     C("thresholded_relu", "ThresholdedRelu", 10, [("x", X)], {"alpha": 0.2}, grad=(0,)),

@@ -210,6 +210,21 @@ NORMALIZATION = [
         grad=(0,),
     ),
     C(
+        "rms_norm",
+        "RMSNormalization",
+        23,
+        [("x", rand(2, 3, 4)), ("i:g", rand(4, seed=1))],
+        grad=(0,),
+    ),
+    C(
+        "rms_norm_axis1",
+        "RMSNormalization",
+        23,
+        [("x", rand(2, 3, 4)), ("i:g", rand(3, 4, seed=1))],
+        {"axis": 1, "epsilon": 0.1},
+        grad=(0,),
+    ),
+    C(
         "group_norm_per_group",
         "GroupNormalization",
         18,

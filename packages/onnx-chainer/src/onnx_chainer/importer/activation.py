@@ -29,6 +29,12 @@ def selu(ctx: NodeContext):
     return F.selu(ctx.input(0), alpha, gamma)
 
 
+@importer("Swish", min_opset=24)
+def swish(ctx: NodeContext):
+    x = ctx.input(0)
+    return x * F.sigmoid(ctx.attr("alpha", 1.0, "float") * x)
+
+
 @importer("Mish", min_opset=18)
 def mish(ctx: NodeContext):
     x = ctx.input(0)

@@ -56,6 +56,15 @@ def layer_normalization(ctx: NodeContext):
     return y + F.broadcast_to(bias, x.shape) if bias is not None else y
 
 
+@importer("RMSNormalization", min_opset=23)
+def rms_normalization(ctx: NodeContext):
+    x, scale = ctx.input(0), ctx.input(1)
+    axes = tuple(range(ctx.axis(ctx.attr("axis", -1, "int"), x.ndim), x.ndim))
+    mean_square = F.mean(x * x, axes, keepdims=True)
+    y = x / F.broadcast_to(F.sqrt(mean_square + ctx.attr("epsilon", 1e-5, "float")), x.shape)
+    return y * F.broadcast_to(scale, x.shape)
+
+
 @importer("GroupNormalization", min_opset=18)
 def group_normalization(ctx: NodeContext):
     """Scale and bias are per group before opset 21, per channel from it."""
