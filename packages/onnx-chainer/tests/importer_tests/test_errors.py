@@ -214,3 +214,11 @@ def test_external_data_shorter_than_declared(tmp_path):
     (tmp_path / "weights.bin").write_bytes(b"\0" * 8)
     with pytest.raises(ONNXImportError, match="does not hold the 24 bytes"):
         onnx_chainer.import_model(path)
+
+
+def test_constant_attribute_tensor_with_a_huge_shape_is_refused_at_import():
+    value = TensorProto(name="v", data_type=TensorProto.FLOAT, dims=[2**40], raw_data=b"\0" * 4)
+    node = helper.make_node("Constant", [], ["y"], value=value)
+    model = _model_of([node], [], [_info("y", [2**40])])
+    with pytest.raises(ONNXImportError, match=r"'v' declares shape \(1099511627776,\)"):
+        onnx_chainer.import_model(model, check=False)
