@@ -62,8 +62,13 @@ def gather_elements(ctx: NodeContext):
     return F.get_item(x, _along_axis(indices, axis))
 
 
-def _assign(data, index, updates):
-    """``data`` with ``updates`` written at ``index`` (differentiable w.r.t. both)."""
+def _scatter(ctx: NodeContext, data, index, updates):
+    """``data`` with ``updates`` written (or added) at ``index``, differentiable w.r.t. both."""
+    reduction = ctx.attr("reduction", "none", "str")
+    if reduction == "add":
+        return F.scatter_add(data, index, updates)
+    if reduction != "none":
+        raise ctx.error(f"reduction {reduction!r} is not supported", unsupported=True)
     xp = get_array_module(raw(data))
     keep = xp.ones(data.shape, bool)
     keep[index] = False
@@ -77,12 +82,7 @@ def scatter_elements(ctx: NodeContext):
     data, updates = ctx.input(0), ctx.input(2)
     axis = ctx.axis(ctx.attr("axis", 0, "int"), data.ndim)
     index = _along_axis(_normalized_indices(ctx, 1, data.shape[axis]), axis)
-    reduction = ctx.attr("reduction", "none", "str")
-    if reduction == "add":
-        return F.scatter_add(data, index, updates)
-    if reduction != "none":
-        raise ctx.error(f"reduction {reduction!r} is not supported", unsupported=True)
-    return _assign(data, index, updates)
+    return _scatter(ctx, data, index, updates)
 
 
 @importer("ScatterND", min_opset=11)
@@ -95,12 +95,7 @@ def scatter_nd(ctx: NodeContext):
         xp.where(indices[..., i] < 0, indices[..., i] + d, indices[..., i])
         for i, d in enumerate(dims)
     )
-    reduction = ctx.attr("reduction", "none", "str")
-    if reduction == "add":
-        return F.scatter_add(data, index, updates)
-    if reduction != "none":
-        raise ctx.error(f"reduction {reduction!r} is not supported", unsupported=True)
-    return _assign(data, index, updates)
+    return _scatter(ctx, data, index, updates)
 
 
 @importer("TopK", min_opset=10, static_inputs=(1,))
