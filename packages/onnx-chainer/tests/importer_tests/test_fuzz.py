@@ -3,7 +3,8 @@ imports (and the edited seed model runs) or raises ONNXImportError (a ValueError
 anything else and never a crash.
 
 ``ONNX_CHAINER_FUZZ_EXAMPLES`` sets the number of cases (default 2,000 edited or mutated files
-plus 1,000 random models, ~30 s on 2 busy cores); raise it for a longer campaign.
+plus 1,000 random models, 20-40 s on the shared 2-core machine); raise it for a longer
+campaign.
 """
 
 from __future__ import annotations
