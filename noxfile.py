@@ -197,9 +197,12 @@ def tests_chainermn(session: nox.Session) -> None:
 
 @nox.session(name="tests-onnx", python=PYTHONS)
 def tests_onnx(session: nox.Session) -> None:
-    """onnx-chainer with core, links and onnx; exports checked in onnxruntime."""
+    """onnx-chainer with core, links, onnx; exports run in onnxruntime, an import fine-tuned."""
     # The main job's MLP (examples/mnist), exported in a test, imports chainer.training.
     _test_distribution(session, "onnx-chainer", test_siblings=("chainer-training",))
+    # Export the MLP, import it back and train it on scikit-learn's digits: the loss must fall.
+    session.install("scikit-learn")
+    session.run("python", str(ROOT / "examples" / "onnx" / "finetune_imported.py"))
 
 
 @nox.session(name="tests-umbrella", python=PYTHONS)
