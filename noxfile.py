@@ -188,15 +188,21 @@ def tests_chainermn(session: nox.Session) -> None:
     """chainermn single-process tests (mpi4py + mpich wheels), installed from wheels."""
     # The tests' models use chainer.links (chainermn itself does not need it).
     _test_distribution(
-        session, "chainermn", pytest_args=("-m", "not mpi"), test_siblings=("chainer-links",)
+        session,
+        "chainermn",
+        pytest_args=("-m", "not mpi and not mpi_launch"),
+        test_siblings=("chainer-links",),
     )
 
 
 @nox.session(name="tests-onnx", python=PYTHONS)
 def tests_onnx(session: nox.Session) -> None:
-    """onnx-chainer with core, links and onnx; exports checked in onnxruntime."""
+    """onnx-chainer with core, links, onnx; exports run in onnxruntime, an import fine-tuned."""
     # The main job's MLP (examples/mnist), exported in a test, imports chainer.training.
     _test_distribution(session, "onnx-chainer", test_siblings=("chainer-training",))
+    # Export the MLP, import it back and train it on scikit-learn's digits: the loss must fall.
+    session.install("scikit-learn")
+    session.run("python", str(ROOT / "examples" / "onnx" / "finetune_imported.py"))
 
 
 @nox.session(name="tests-umbrella", python=PYTHONS)
@@ -235,7 +241,7 @@ def dev(session: nox.Session) -> None:
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
 def mpi(session: nox.Session) -> None:
-    """chainermn multi-process tests under `mpiexec -n 1`, `-n 2`, `-n 3`; data-parallel example.
+    """chainermn tests under `mpiexec -n 1`, `-n 2`, `-n 3`, fault tests, and the examples.
 
     -n 3 oversubscribes a 2-core machine; MPICH's mpiexec needs no flag for that.
     """
@@ -262,24 +268,32 @@ def mpi(session: nox.Session) -> None:
             *session.posargs,
             external=True,
         )
-    # The main job's digits MLP, data-parallel on 2 ranks (scikit-learn ships the digits).
-    session.install("scikit-learn")
+    # Fault tests: each starts its own 2-process jobs, so they run outside mpiexec.
     session.run(
-        "timeout",
-        "300",
-        "mpiexec",
-        "-n",
-        "2",
-        "python",
-        "-m",
-        "mpi4py",
-        str(ROOT / "examples" / "chainermn" / "train_mnist_data_parallel.py"),
-        "--min-accuracy",
-        "0.9",
-        "--out",
-        str(pathlib.Path(session.create_tmp()) / "mnist_data_parallel"),
-        external=True,
+        "timeout", "300", "python", "-m", "pytest", "-q", "-m", "mpi_launch", tests, external=True
     )
+    # The examples on 2 ranks, at smoke size (scikit-learn ships the digits).
+    session.install("scikit-learn")
+    out = pathlib.Path(session.create_tmp())
+    examples = ROOT / "examples" / "chainermn"
+    for script, *args in (
+        ("train_mnist_data_parallel.py", "--min-accuracy", "0.9", "--out", out / "data"),
+        ("train_mlp_model_parallel.py", "--epoch", "3", "--min-accuracy", "0.9", "--out", out),
+        ("train_seq2seq_pipeline.py", "--iterations", "150", "--min-accuracy", "0.9"),
+    ):
+        session.run(
+            "timeout",
+            "300",
+            "mpiexec",
+            "-n",
+            "2",
+            "python",
+            "-m",
+            "mpi4py",
+            str(examples / script),
+            *map(str, args),
+            external=True,
+        )
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)

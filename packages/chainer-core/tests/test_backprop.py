@@ -43,6 +43,14 @@ class TestDocsVariablesAndDerivatives:
         y.backward()
         numpy.testing.assert_array_equal(x.grad, f32([[0, 2, 4], [6, 8, 10]]))
 
+    def test_an_empty_output_starts_from_an_empty_gradient(self):
+        # ChainerMN's delegate variables are empty; backward from them reaches their creator.
+        x = Variable(f32([1, 2]))
+        empty = chainer.functions.concat([x[:0], x[:0]], axis=0) * 3
+        assert empty.shape == (0,)
+        empty.backward()
+        numpy.testing.assert_array_equal(x.grad, f32([0, 0]))
+
 
 class TestDocsHigherOrderDerivatives:
     def test_second_derivative_of_cube(self):

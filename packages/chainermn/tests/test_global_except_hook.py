@@ -1,5 +1,6 @@
 """global_except_hook and testing.get_device."""
 
+import os
 import subprocess
 import sys
 
@@ -20,7 +21,17 @@ def test_an_uncaught_exception_aborts_the_process_with_status_1():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
     )
     assert result.returncode != 0
-    assert "ValueError: boom" in result.stderr
+    assert "[rank 0] chainermn: uncaught exception on rank 0 of 1" in result.stderr
+    assert "[rank 0] ValueError: boom" in result.stderr
+
+
+def test_the_environment_variable_installs_the_hook_at_import():
+    code = "import sys, chainermn; print(sys.excepthook.__name__)"
+    env = {**os.environ, "CHAINERMN_FORCE_ABORT_ON_EXCEPTION": "1"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert result.stdout.strip() == "_abort_on_exception", result.stderr
 
 
 @pytest.mark.parametrize(("args", "name"), [((), "@numpy"), ((None, True), "native:0")])

@@ -282,14 +282,40 @@ def test_retain_input_hook_keeps_temporary_inputs():
     assert [type(f).__name__ for f in hook.functions] == ["Stack"]
 
 
+def _pool_and_upsample(x, ksize, stride):
+    y, indexes = F.max_pooling_2d(x, ksize, stride, return_indices=True)
+    return F.upsampling_2d(y, indexes, ksize, stride, outsize=x.shape[2:])
+
+
 @pytest.mark.parametrize(
     "forward,message",
     [
         (lambda x: F.unpooling_2d(x, 3, stride=2, cover_all=False), "no ONNX form"),
         (lambda x: x[[0, 1], :, [0, 1]], "leading axes"),
         (lambda x: F.cast(x, np.int32) // 2, "FloorDivide of integers"),
+        (
+            lambda x: F.upsampling_2d(x, np.zeros(x.shape, np.int32), 2, outsize=(6, 6)),
+            "returned by max_pooling_2d",
+        ),
+        (lambda x: _pool_and_upsample(x, 3, 2), r"with stride >= ksize"),
+        (
+            lambda x: F.simplified_dropconnect(F.reshape(x, (2, -1)), np.ones((2, 18), "f")),
+            "random mask that ONNX cannot reproduce",
+        ),
+        (
+            lambda x: F.precision(F.reshape(x, (6, 6)), np.arange(6, dtype=np.int32))[0],
+            "pass label_num",
+        ),
     ],
-    ids=["overlapping_unpooling", "separated_array_indices", "integer_floor_divide"],
+    ids=[
+        "overlapping_unpooling",
+        "separated_array_indices",
+        "integer_floor_divide",
+        "upsampling_constant_indexes",
+        "upsampling_overlapping_windows",
+        "dropconnect_in_train_mode",
+        "classification_summary_without_label_num",
+    ],
 )
 def test_argument_combinations_onnx_cannot_express(forward, message, tmp_path):
     path = tmp_path / "m.onnx"
@@ -307,3 +333,62 @@ def test_any_callable_exports(run_onnxruntime):
     x = input_generator.increasing(2, 3)
     model = onnx_chainer.export(lambda v: F.relu(v) * 2, x)
     np.testing.assert_allclose(run_onnxruntime(model, {"Input_0": x})[0], np.maximum(x, 0) * 2)
+
+
+def test_functions_after_array_arithmetic_are_traced(run_onnxruntime):
+    # ``x.array + 1`` cuts the graph; as in Chainer v7 the sigmoid applied to the result is
+    # still exported (its input becomes a constant of the traced value).
+    x = input_generator.increasing(2, 3)
+    model = onnx_chainer.export(lambda v: F.sigmoid(v.array + 1), x)
+    (sigmoid,) = [n for n in model.graph.node if n.op_type == "Sigmoid"]
+    assert sigmoid.input[0] != "Input_0"
+    (initializer,) = model.graph.initializer
+    assert initializer.name == sigmoid.input[0]
+    want = 1 / (1 + np.exp(-(x + 1)))
+    np.testing.assert_allclose(run_onnxruntime(model, {"Input_0": x})[0], want, rtol=1e-6)
+
+
+def test_inputs_that_do_not_require_grad_are_traced(run_onnxruntime):
+    x = chainer.Variable(input_generator.increasing(2, 3), requires_grad=False)
+    model = onnx_chainer.export(lambda v: F.relu(v) * 2, x)
+    assert [n.op_type for n in model.graph.node] == ["Relu", "Constant", "Mul"]
+    assert model.graph.node[0].input[0] == "Input_0"
+    np.testing.assert_allclose(
+        run_onnxruntime(model, {"Input_0": x.array})[0], np.maximum(x.array, 0) * 2
+    )
+    assert not x.requires_grad and x.creator is None
+
+
+def test_no_backprop_mode_inside_the_model_is_not_traced():
+    def forward(v):
+        with chainer.no_backprop_mode():
+            offset = F.relu(v)
+        return v + offset.array
+
+    model = onnx_chainer.export(forward, input_generator.increasing(2, 3))
+    assert [n.op_type for n in model.graph.node] == ["Add"]
+
+
+def test_forget_exports_the_function_it_wraps(run_onnxruntime):
+    x = input_generator.increasing(2, 3)
+    model = onnx_chainer.export(lambda v: F.forget(lambda a: (F.relu(a) * 2, -a), v)[0] + 1, x)
+    assert [n.op_type for n in model.graph.node if n.op_type != "Constant"] == [
+        "Relu",
+        "Mul",
+        "Add",
+    ]
+    want = np.maximum(x, 0) * 2 + 1
+    np.testing.assert_allclose(run_onnxruntime(model, {"Input_0": x})[0], want)
+
+
+def test_as_strided_of_a_view_reading_outside_it_is_an_error(tmp_path):
+    base = np.arange(8, dtype=np.float32)
+    path = tmp_path / "m.onnx"
+    with pytest.raises(ValueError, match="AsStrided reads memory outside its input"):
+        onnx_chainer.export(
+            lambda v: F.as_strided(v, (4,), (1,), 0),
+            chainer.Variable(base[2:4]),
+            filename=str(path),
+            no_testcase=True,
+        )
+    assert not path.exists()

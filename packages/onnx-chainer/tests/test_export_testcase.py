@@ -86,3 +86,60 @@ def test_check_model_expect_detects_a_wrong_output(tmp_path):
     )
     with pytest.raises(AssertionError):
         check_model_expect(str(tmp_path))
+
+
+class _NoConverter(chainer.FunctionNode):
+    def forward(self, inputs):
+        return (inputs[0] * 2,)
+
+
+_BAD_EXPORTS = {
+    "opset_out_of_range": (
+        lambda x: F.relu(x),
+        np.ones((2, 3), np.float32),
+        {"opset_version": 6},
+        ValueError,
+        "opset_version must be an int from 7",
+    ),
+    "non_variable_argument": (
+        lambda x: F.relu(x),
+        [[1.0, 2.0]],
+        {},
+        ValueError,
+        "must be a chainer.Variable or an array, got list",
+    ),
+    "unsupported_function": (
+        lambda x: _NoConverter().apply((x,))[0],
+        np.ones((2, 3), np.float32),
+        {},
+        onnx_chainer.functions.UnsupportedFunctionError,
+        "_NoConverter is not supported by onnx_chainer.*external_converters",
+    ),
+    "function_newer_than_opset": (
+        lambda x: F.sinh(x),
+        np.ones((2, 3), np.float32),
+        {"opset_version": 8},
+        ValueError,
+        "Sinh is supported from opset 9, you asked for 8",
+    ),
+    "inexpressible_arguments": (
+        lambda x: F.scatter_add(x, ([0, 0],), np.ones((2, 3), np.float32)),
+        np.ones((2, 3), np.float32),
+        {"opset_version": 15},
+        ValueError,
+        "supported from opset 16, you asked for 15",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BAD_EXPORTS))
+def test_bad_input_writes_nothing(case, tmp_path):
+    forward, args, options, error, message = _BAD_EXPORTS[case]
+    model = chainer.Sequential(forward)
+    with pytest.raises(error, match=message):
+        onnx_chainer.export_testcase(model, args, str(tmp_path / "case"), **options)
+    with pytest.raises(error, match=message):
+        onnx_chainer.export(
+            model, args, filename=str(tmp_path / "m.onnx"), no_testcase=True, **options
+        )
+    assert list(tmp_path.iterdir()) == []

@@ -105,3 +105,25 @@ class LSTMLanguageModel(chainer.Chain):
 def test_lstm_language_model(opset, run_onnxruntime):
     tokens = np.random.RandomState(0).randint(0, 20, (2, 5)).astype(np.int32)
     _compare(LSTMLanguageModel(), tokens, opset, run_onnxruntime, rtol=1e-4, atol=1e-5)
+
+
+class NStepLSTMLanguageModel(chainer.Chain):
+    """Sequences of different lengths through ``NStepLSTM`` (sorted, padded steps inside)."""
+
+    def __init__(self, vocab=20, units=8):
+        super().__init__()
+        with self.init_scope():
+            self.embed = L.EmbedID(vocab, units)
+            self.rnn = L.NStepLSTM(2, units, units, 0.0)
+            self.out = L.Linear(units, vocab)
+
+    def forward(self, *sequences):
+        _, _, ys = self.rnn(None, None, [self.embed(s) for s in sequences])
+        return F.log_softmax(self.out(F.concat(ys, axis=0)))
+
+
+@pytest.mark.parametrize("opset", [9, onnx_chainer.MAXIMUM_OPSET_VERSION])
+def test_n_step_lstm_language_model(opset, run_onnxruntime):
+    rng = np.random.RandomState(1)
+    sequences = tuple(rng.randint(0, 20, n).astype(np.int32) for n in (3, 5, 4))
+    _compare(NStepLSTMLanguageModel(), sequences, opset, run_onnxruntime, rtol=1e-4, atol=1e-5)

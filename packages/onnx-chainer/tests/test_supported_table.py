@@ -1,4 +1,4 @@
-"""The README's supported-functions table is generated from the registry and must not drift."""
+"""The README's supported tables are generated from the registries and must not drift."""
 
 from __future__ import annotations
 
@@ -30,3 +30,11 @@ def test_table_lists_every_converter_with_its_opsets():
     table = supported_table()
     for name, spec in registered().items():
         assert f"| `{name}` | {spec.min_opset}-{spec.max_opset} |" in table
+
+
+def test_table_lists_every_importer_with_its_opsets():
+    from onnx_chainer.importer import registered_importers, supported_table
+
+    table = supported_table()
+    for name, spec in registered_importers().items():
+        assert f"| {spec.family} | `{name}` | {spec.min_opset}-{spec.max_opset} |" in table

@@ -44,17 +44,20 @@ def _scaled(gv: Variable, loss_scale) -> Variable:
 
 
 def _initial_grad(var: Variable, given, loss_scale, caller: str):
-    """The gradient backprop starts from at ``var``: given, its ``grad``, or 1 for a scalar."""
+    """The gradient backprop starts from at ``var``: given, its ``grad``, or 1 for a scalar.
+
+    An empty output (a ChainerMN delegate variable) starts from an empty gradient.
+    """
     if given is not None:
         return _scaled(_as_grad_variable(given), loss_scale)
     gv = var._grad_var
     if gv is None:
         array = var._array
-        if array is None or array.size != 1:
+        if array is None or array.size > 1:
             shape = None if array is None else array.shape
             raise ValueError(
                 f"{caller}: the output of shape {shape} has no gradient; set its .grad "
-                "(only single-element outputs start from 1 automatically)"
+                "(only single-element and empty outputs start automatically)"
             )
         gv = Variable(var.xp.ones_like(array), requires_grad=False)
         var._grad_var = gv

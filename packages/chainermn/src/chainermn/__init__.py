@@ -11,6 +11,7 @@ from chainermn import (  # noqa: E402
     communicators,
     datasets,
     extensions,
+    functions,
     global_except_hook,
     iterators,
     optimizers,
@@ -18,7 +19,10 @@ from chainermn import (  # noqa: E402
 )
 from chainermn.communicators import CommunicatorBase, create_communicator  # noqa: E402
 from chainermn.datasets import DataSizeError, scatter_dataset, scatter_index  # noqa: E402
-from chainermn.extensions import create_multi_node_evaluator  # noqa: E402
+from chainermn.extensions import (  # noqa: E402
+    create_multi_node_checkpointer,
+    create_multi_node_evaluator,
+)
 from chainermn.optimizers import create_multi_node_optimizer  # noqa: E402
 
 global_except_hook._add_hook_if_enabled()
@@ -26,10 +30,11 @@ global_except_hook._add_hook_if_enabled()
 
 def __getattr__(name: str):
     # chainermn.links needs the chainer-links distribution: imported on first use only.
-    if name == "links":
+    if name in ("links", "MultiNodeChainList"):
         import importlib
 
-        return importlib.import_module("chainermn.links")
+        links = importlib.import_module("chainermn.links")
+        return links if name == "links" else links.MultiNodeChainList
     raise AttributeError(f"module 'chainermn' has no attribute {name!r}")
 
 
@@ -37,12 +42,15 @@ __all__ = [
     "__version__",
     "CommunicatorBase",
     "DataSizeError",
+    "MultiNodeChainList",
     "communicators",
     "create_communicator",
+    "create_multi_node_checkpointer",
     "create_multi_node_evaluator",
     "create_multi_node_optimizer",
     "datasets",
     "extensions",
+    "functions",
     "global_except_hook",
     "iterators",
     "optimizers",

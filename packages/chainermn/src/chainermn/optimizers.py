@@ -69,6 +69,12 @@ class _MultiNodeOptimizer:
         object.__setattr__(self, "_broadcast_layout", layout)
         return True
 
+    def _parameters_in_sync(self) -> None:
+        """The parameters are already equal on every rank (all loaded from one checkpoint
+        set): the next update updates instead of broadcasting."""
+        layout = _model_params.layout(_model_params.collect_params(self.target, "array"), "array")
+        object.__setattr__(self, "_broadcast_layout", layout)
+
     def serialize(self, serializer) -> None:
         """Serialize the wrapped optimizer."""
         self.actual_optimizer.serialize(serializer)

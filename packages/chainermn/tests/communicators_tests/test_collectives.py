@@ -125,7 +125,7 @@ def test_allgather_with_different_dtypes_raises_on_every_rank(comm):
     x = numpy.zeros(3, numpy.float32 if comm.rank == 0 else numpy.float64)
     if comm.size == 1:
         return
-    with pytest.raises(ValueError, match="dtype float32, rank 1 has shape \\(3,\\) dtype float64"):
+    with pytest.raises(ValueError, match="rank 0 has float32, rank 1 has float64"):
         comm.allgather(x)
 
 

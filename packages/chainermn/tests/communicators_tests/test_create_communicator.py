@@ -48,7 +48,11 @@ def test_keyword_configuration_and_get_config():
     )
     assert comm.get_config("allreduce_grad_dtype") == numpy.float16
     assert comm.get_config("batched_copy") is False
-    assert comm.get_config() == {"allreduce_grad_dtype": numpy.float16, "batched_copy": False}
+    assert comm.get_config() == {
+        "allreduce_grad_dtype": numpy.float16,
+        "batched_copy": False,
+        "recv_timeout": None,
+    }
     comm.set_config("allreduce_grad_dtype", None)
     assert comm.allreduce_grad_dtype is None
 

@@ -1,4 +1,4 @@
-"""onnx_chainer: export Chainer models to ONNX."""
+"""onnx_chainer: export Chainer models to ONNX, and import ONNX models into Chainer."""
 
 from chainer._siblings import require_core as _require_core
 from onnx_chainer._version import CORE_BELOW as _CORE_BELOW
@@ -15,6 +15,7 @@ from onnx_chainer.export import (  # noqa: E402
     export,
 )
 from onnx_chainer.export_testcase import export_testcase  # noqa: E402
+from onnx_chainer.importer import import_model  # noqa: E402
 
 __all__ = [
     "MAXIMUM_OPSET_VERSION",
@@ -26,6 +27,7 @@ __all__ = [
     "export_testcase",
     "functions",
     "graph",
+    "import_model",
     "mapping",
     "onnx_helper",
     "replace_func",

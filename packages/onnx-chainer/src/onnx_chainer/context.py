@@ -42,6 +42,8 @@ class Context:
         #: Initializers that hold the model's own parameters and persistent arrays.
         self.model_param_names: set[str] = set()
         self.current_name = ""
+        #: Every function node the traced forward pass applied, in order (set by ``export``).
+        self.traced_functions: list[Any] = []
         self._links: dict[int, tuple[str, Any]] = {}
         self._params: dict[int, tuple[str, Any]] = {}
         if isinstance(model, chainer.Link):

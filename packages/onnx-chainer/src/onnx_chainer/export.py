@@ -14,6 +14,7 @@ import onnx.helper
 
 import chainer
 import chainer.functions
+from chainer.functions.util.forget import Forget
 from onnx_chainer import mapping, onnx_helper, replace_func
 from onnx_chainer.context import Context
 from onnx_chainer.functions import _registry
@@ -78,6 +79,10 @@ class RetainInputHook(chainer.LinkHook):
         hook = self
 
         def recording_apply(func, inputs):
+            if chainer.config.enable_backprop:
+                inputs = _traceable(inputs)
+                if isinstance(func, Forget):
+                    return _forgotten_function_traced(func, inputs)
             outputs = original(func, inputs)
             hook._record(func, tuple(inputs), outputs)
             return outputs
@@ -93,6 +98,37 @@ class RetainInputHook(chainer.LinkHook):
     def __exit__(self, *exc_info):
         chainer.FunctionNode.apply = self._original_apply
         return super().__exit__(*exc_info)
+
+
+def _forgotten_function_traced(func: Any, inputs: tuple) -> tuple:
+    """Run the function wrapped by ``F.forget`` so that what it applies is traced.
+
+    ``forget`` only changes how gradients are computed (recomputed in backward); the exported
+    graph is that of the wrapped function.
+    """
+    variables = [x if isinstance(x, chainer.Variable) else chainer.Variable(x) for x in inputs]
+    outputs = func.func(*variables)
+    return (outputs,) if isinstance(outputs, chainer.Variable) else tuple(outputs)
+
+
+def _traceable(inputs: Any) -> Any:
+    """``inputs`` such that applying a function to them builds a graph node.
+
+    Chainer records a function only when an input requires grad; Chainer v7 recorded every
+    function while backprop was enabled, so code that computes on ``.array`` (which cuts the
+    graph) still exported the functions applied after it. Arrays and Variables that do not
+    require grad are passed as fresh Variables that do (on the same arrays), and only when no
+    input requires grad: the caller's Variables are left untouched.
+    """
+    inputs = tuple(inputs)
+    if any(isinstance(x, chainer.Variable) and x.requires_grad for x in inputs):
+        return inputs
+    return tuple(
+        chainer.Variable(x.array if isinstance(x, chainer.Variable) else x, requires_grad=True)
+        if isinstance(x, chainer.Variable) or isinstance(x, chainer.get_array_types())
+        else x
+        for x in inputs
+    )
 
 
 @contextlib.contextmanager
@@ -344,6 +380,7 @@ def export(
     _warn_uninitialized(model)
 
     context = Context(model, opset_version)
+    context.traced_functions = list(hook.functions)
     for name, variable in inputs:
         context.set_name(variable, name)
         context.set_name(variable.array, name)

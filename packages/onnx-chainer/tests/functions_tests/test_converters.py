@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import pathlib
+import types
 
 import numpy as np
 import onnx
@@ -23,7 +24,19 @@ def _load(name: str):
     return module
 
 
-cases = _load("cases")
+def _all_cases():
+    """``cases`` and ``cases_extra`` as one namespace."""
+    base, extra = _load("cases"), _load("cases_extra")
+    return types.SimpleNamespace(
+        CASES=base.CASES + extra.CASES,
+        MIN_OPSET={**base.MIN_OPSET, **extra.MIN_OPSET},
+        WARNS=base.WARNS | extra.WARNS,
+        INEXACT_BELOW={**base.INEXACT_BELOW, **extra.INEXACT_BELOW},
+        FLOAT32_ONLY=base.FLOAT32_ONLY | extra.FLOAT32_ONLY,
+    )
+
+
+cases = _all_cases()
 OPSETS = range(onnx_chainer.MINIMUM_OPSET_VERSION, onnx_chainer.MAXIMUM_OPSET_VERSION + 1)
 
 

@@ -77,7 +77,23 @@ def test_bad_index_types_are_rejected():
     x = numpy.zeros((3, 2), numpy.float32)
     with pytest.raises(type_check.InvalidType, match=r"indices.dtype.kind == i"):
         F.permutate(x, numpy.array([0.0, 1.0, 2.0], numpy.float32))
-    with pytest.raises(type_check.InvalidType, match=r"x.shape\[1\] == indices.shape\[0\]"):
+    with pytest.raises(type_check.InvalidType, match=r"x.shape\[1\] == len\(indices\)"):
         F.permutate(x, numpy.array([0, 1, 2], numpy.int32), axis=1)
     with pytest.raises(type_check.InvalidType, match=r"x.ndim > 2"):
         F.permutate(x, numpy.array([0, 1], numpy.int32), axis=2)
+    with pytest.raises(type_check.InvalidType, match=r"indices.ndim == 1"):
+        F.permutate(x, numpy.array([[0, 1, 2]], numpy.int32))
+    with pytest.raises(TypeError, match=r"indices must be an int array or Variable, got list"):
+        F.permutate(x, [2, 0, 1])
+
+
+def test_v7_node_signature_takes_indices_as_attribute():
+    # v7: Permutate(indices, axis, inv) applied to (x,); external ONNX converters rely on it.
+    x = chainer.Variable(numpy.arange(6, dtype=numpy.float32).reshape(3, 2))
+    node = F.array.permutate.Permutate(numpy.array([1, 0], numpy.int32), 1, True)
+    (y,) = node.apply((x,))
+    numpy.testing.assert_array_equal(y.array, [[1, 0], [3, 2], [5, 4]])
+    assert len(y.creator.inputs) == 1
+    y.grad = numpy.arange(6, dtype=numpy.float32).reshape(3, 2)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [[1, 0], [3, 2], [5, 4]])

@@ -44,6 +44,8 @@ def create_communicator(
         allreduce_grad_dtype: dtype gradients are reduced in (``None``, float16, float32 or
             float64).
         batched_copy: Kept for compatibility (gradients are always packed in one copy pass).
+        recv_timeout: Seconds a ``recv`` waits for its message before raising
+            ``TimeoutError`` naming the peer and tag (default ``None``: wait forever).
 
     Example:
         >>> comm = chainermn.create_communicator("flat")  # doctest: +SKIP
@@ -65,11 +67,11 @@ def create_communicator(
             stacklevel=2,
         )
         communicator_name = _CPU_FALLBACK
-    unknown = set(kwargs) - {"allreduce_grad_dtype", "batched_copy"}
+    unknown = set(kwargs) - {"allreduce_grad_dtype", "batched_copy", "recv_timeout"}
     if unknown:
         raise TypeError(
             f"create_communicator got unexpected keyword arguments {sorted(unknown)}; "
-            "accepted: allreduce_grad_dtype, batched_copy"
+            "accepted: allreduce_grad_dtype, batched_copy, recv_timeout"
         )
     if mpi_comm is None:
         from mpi4py import MPI

@@ -9,6 +9,8 @@ every rank raise the same error instead of hanging. Concrete communicators diffe
 
 from __future__ import annotations
 
+import time
+
 import numpy
 from mpi4py import MPI
 
@@ -34,7 +36,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         self._rank, self._intra_rank, self._intra_size = ranks[:3]
         self._inter_rank, self._inter_size = ranks[3:]
         self._size = mpi_comm.Get_size()
-        self._configs = {"batched_copy": True, "allreduce_grad_dtype": None}
+        self._configs = {"batched_copy": True, "allreduce_grad_dtype": None, "recv_timeout": None}
 
     # --- topology -----------------------------------------------------------------------------
     rank = property(lambda self: self._rank, doc="Rank of this process.")
@@ -53,11 +55,18 @@ class MpiCommunicatorBase(CommunicatorBase):
 
     # --- configuration ------------------------------------------------------------------------
     def set_config(self, name: str, value=True, **kwargs) -> None:
-        """``batched_copy`` (bool) or ``allreduce_grad_dtype`` (None, float16/32/64)."""
+        """``batched_copy`` (bool), ``allreduce_grad_dtype`` (None, float16/32/64) or
+        ``recv_timeout`` (None: wait forever, the default; or seconds, > 0)."""
         if kwargs:
             raise TypeError(f"set_config got unexpected keyword arguments {sorted(kwargs)}")
         if name == "batched_copy":
             self._configs[name] = bool(value)
+        elif name == "recv_timeout":
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0
+            ):
+                raise ValueError(f"recv_timeout must be None or seconds > 0, got {value!r}")
+            self._configs[name] = value
         elif name == "allreduce_grad_dtype":
             if value is not None and numpy.dtype(value) not in _ALLREDUCE_DTYPES[1:]:
                 raise ValueError(
@@ -112,7 +121,12 @@ class MpiCommunicatorBase(CommunicatorBase):
             self.mpi_comm.Send(_mem.byte_view(host), dest=dest, tag=tag)
 
     def recv(self, source: int, tag: int):
-        """Receive what :meth:`send` sent: an array, or a tuple of arrays."""
+        """Receive what :meth:`send` sent: an array, or a tuple of arrays.
+
+        With the ``recv_timeout`` configuration set (seconds), a message that does not start
+        arriving in time raises ``TimeoutError`` naming the peer rank and the tag.
+        """
+        self._wait_for_message(source, tag)
         message = self.mpi_comm.recv(source=source, tag=tag)
         if isinstance(message, str):
             raise ValueError(f"recv from rank {source}: the sender failed: {message}")
@@ -123,6 +137,23 @@ class MpiCommunicatorBase(CommunicatorBase):
             self.mpi_comm.Recv(_mem.byte_view(out), source=source, tag=tag)
             arrays.append(out)
         return tuple(arrays) if is_tuple else arrays[0]
+
+    def _wait_for_message(self, source: int, tag: int) -> None:
+        timeout = self._configs["recv_timeout"]
+        if timeout is None:
+            return
+        deadline = time.monotonic() + timeout
+        pause = 1e-4
+        while not self.mpi_comm.Iprobe(source=source, tag=tag):
+            if time.monotonic() >= deadline:
+                raise TimeoutError(
+                    f"rank {self.rank}: recv from rank {source} with tag {tag}: nothing "
+                    f"arrived within {timeout} s (recv_timeout); rank {source} must call "
+                    f"send(..., rank={self.rank}, tag={tag}) (in backward: the recv that "
+                    "matches a send must be part of the peer's graph)"
+                )
+            time.sleep(pause)
+            pause = min(pause * 2, 0.01)
 
     # --- collectives on arrays ----------------------------------------------------------------
     def bcast(self, data, max_buf_len=None, root: int = 0):
@@ -186,13 +217,14 @@ class MpiCommunicatorBase(CommunicatorBase):
         return out
 
     def allgather(self, x):
-        """Every rank's ``x`` (same shape and dtype on all ranks) as a tuple."""
+        """Every rank's ``x`` as a tuple (one dtype on all ranks; shapes may differ)."""
         host, error = self._host_or_error(x, "allgather x")
         headers = self._agree(error or self._header(host), "allgather")
-        self._check_same_headers(headers, "allgather")
-        out = numpy.empty((self.size, *host.shape), host.dtype)
-        self.mpi_comm.Allgather(_mem.byte_view(host), _mem.byte_view(out))
-        return tuple(_mem.like(out[i], x) for i in range(self.size))
+        self._check_one_dtype(headers, "allgather")
+        sizes = [int(numpy.prod(shape)) * numpy.dtype(dt).itemsize for shape, dt in headers]
+        out = numpy.empty(sum(sizes), numpy.uint8)
+        self.mpi_comm.Allgatherv(_mem.byte_view(host), [out, sizes, MPI.BYTE])
+        return tuple(_mem.like(y, x) for y in self._split_bytes(out, headers, sizes))
 
     def alltoall(self, xs):
         """Send ``xs[i]`` to rank ``i``; returns the tuple of arrays received from each rank."""

@@ -1,12 +1,16 @@
 """Trainer extensions for multi-node training."""
 
 from chainermn.extensions import (
+    _multi_node_snapshot,
     allreduce_persistent,
+    checkpoint,
     multi_node_early_stopping_trigger,
     multi_node_evaluator,
     observation_aggregator,
 )
+from chainermn.extensions._multi_node_snapshot import multi_node_snapshot
 from chainermn.extensions.allreduce_persistent import AllreducePersistent
+from chainermn.extensions.checkpoint import create_multi_node_checkpointer
 from chainermn.extensions.multi_node_early_stopping_trigger import MultiNodeEarlyStoppingTrigger
 from chainermn.extensions.multi_node_evaluator import (
     GenericMultiNodeEvaluator,
@@ -19,5 +23,7 @@ __all__ = [
     "GenericMultiNodeEvaluator",
     "MultiNodeEarlyStoppingTrigger",
     "ObservationAggregator",
+    "create_multi_node_checkpointer",
     "create_multi_node_evaluator",
+    "multi_node_snapshot",
 ]

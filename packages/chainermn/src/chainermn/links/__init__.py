@@ -1,7 +1,14 @@
 """Links for multi-node training (they need the chainer-links distribution)."""
 
-from chainermn.links import batch_normalization
+from chainermn.links import batch_normalization, multi_node_chain_list, n_step_rnn
 from chainermn.links.batch_normalization import MultiNodeBatchNormalization
 from chainermn.links.create_mnbn_model import create_mnbn_model
+from chainermn.links.multi_node_chain_list import MultiNodeChainList
+from chainermn.links.n_step_rnn import create_multi_node_n_step_rnn
 
-__all__ = ["MultiNodeBatchNormalization", "create_mnbn_model"]
+__all__ = [
+    "MultiNodeBatchNormalization",
+    "MultiNodeChainList",
+    "create_mnbn_model",
+    "create_multi_node_n_step_rnn",
+]

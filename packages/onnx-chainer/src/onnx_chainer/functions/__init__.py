@@ -14,6 +14,7 @@ from onnx_chainer.functions import (
     normalization,
     pooling,
     rnn,
+    selection,
 )
 from onnx_chainer.functions._registry import (
     MAXIMUM_OPSET_VERSION,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import chainer
 from onnx_chainer import mapping
 from onnx_chainer.functions import _forms as forms
 from onnx_chainer.functions._getitem import convert_get_item  # noqa: F401 - registers GetItem
@@ -192,7 +193,10 @@ def convert_flip(params):
 @support("Permutate")
 def convert_permutate(params):
     func = params.func
-    x, indices = params.input_names
+    # The permutation is an attribute of the node (as in v7): a graph input when it was passed
+    # to the model as one, otherwise an initializer.
+    (x,) = params.input_names
+    indices = params.context.get_name(func.indices)
     gb = GraphBuilder()
     if func.inv:
         if params.opset_version < 9:
@@ -200,7 +204,7 @@ def convert_permutate(params):
                 f"Permutate with inv=True is supported from opset 9, you asked for "
                 f"{params.opset_version}"
             )
-        length = forms.input_shape(params, 1)[0]
+        length = len(func.indices)
         zeros = forms.const(params, np.zeros(length, np.int64), "zeros")
         positions = forms.const(params, np.arange(length, dtype=np.int64), "range")
         index64 = gb.op("Cast", [indices], to=mapping.onnx_type(np.int64))
@@ -293,4 +297,85 @@ def convert_resize_images(params):
         gb.op_output_named(
             "Upsample", [x], params.output_names, mode=mode, scales=[float(s) for s in scales]
         )
+    return gb.nodes()
+
+
+@support("Im2Col")
+def convert_im2col(params):
+    """A grouped ``Conv`` whose one-hot kernels copy each tap of the window to a channel."""
+    g = params.func.geometry
+    channels = forms.input_shape(params)[1]
+    taps = g.kh * g.kw
+    kernel = np.zeros((channels * taps, 1, g.kh, g.kw), forms.input_dtype(params))
+    for tap in range(taps):
+        kernel[tap::taps, 0, tap // g.kw, tap % g.kw] = 1
+    # cover_all adds stride - 1 zero rows/columns at the end, as Chainer's im2col does.
+    end = (g.ph + g.sy - 1, g.pw + g.sx - 1) if g.cover_all else (g.ph, g.pw)
+    weight = params.context.add_param(kernel, "W")
+    return (
+        make_node(
+            "Conv",
+            [params.input_names[0], weight],
+            params.output_names,
+            kernel_shape=[g.kh, g.kw],
+            strides=[g.sy, g.sx],
+            pads=[g.ph, g.pw, *end],
+            dilations=[g.dy, g.dx],
+            group=channels,
+        ),
+    )
+
+
+@support("ScatterAdd", min_opset=9, input_labels=("a", "b"))
+def convert_scatter_add(params):
+    """``a + scatter(b)`` over ``a`` flattened, with the selected positions as constants.
+
+    Repeated positions accumulate only with ``ScatterND(reduction='add')`` (opset 16); before,
+    the positions must be distinct.
+    """
+    a_shape = forms.input_shape(params)
+    positions = np.arange(int(np.prod(a_shape)), dtype=np.int64).reshape(a_shape)
+    host = chainer.backend.CpuDevice()
+    slices = tuple(host.send(s) if hasattr(s, "shape") else s for s in params.func.slices)
+    positions = positions[slices].reshape(-1)
+    opset = params.opset_version
+    if opset < 16 and len(np.unique(positions)) != len(positions):
+        raise ValueError(
+            "ScatterAdd: slices that select an element more than once need ScatterND with "
+            f"reduction='add': supported from opset 16, you asked for {opset}"
+        )
+    a, b = params.input_names
+    gb = GraphBuilder()
+    a_flat = forms.reshape(gb, params, a, [-1])
+    b_flat = forms.reshape(gb, params, b, [-1])
+    if opset >= 16:
+        index = forms.ints(params, positions.reshape(-1, 1), "positions")
+        summed = gb.op("ScatterND", [a_flat, index, b_flat], reduction="add")
+    else:
+        size = int(np.prod(a_shape))
+        zeros = forms.const(params, np.zeros(size, forms.input_dtype(params)), "zeros")
+        if opset >= 11:
+            index = forms.ints(params, positions.reshape(-1, 1), "positions")
+            scattered = gb.op("ScatterND", [zeros, index, b_flat])
+        else:
+            index = forms.ints(params, positions, "positions")
+            scattered = gb.op("Scatter", [zeros, index, b_flat], axis=0)
+        summed = gb.op("Add", [a_flat, scattered])
+    forms.reshape(gb, params, summed, a_shape, params.output_names[0])
+    return gb.nodes()
+
+
+@support("SpatialTransformerGrid")
+def convert_spatial_transformer_grid(params):
+    """``theta @ points``: the points ``(x, y, 1)`` of the ``[-1, 1]`` output grid."""
+    h, w = params.func.output_shape
+    dtype = forms.input_dtype(params)
+    ys, xs = np.meshgrid(
+        np.linspace(-1, 1, h, dtype=dtype), np.linspace(-1, 1, w, dtype=dtype), indexing="ij"
+    )
+    points = np.stack([xs.ravel(), ys.ravel(), np.ones(h * w, dtype)])
+    gb = GraphBuilder()
+    grid = gb.op("MatMul", [params.input_names[0], forms.const(params, points, "points")])
+    batch = forms.input_shape(params)[0]
+    forms.reshape(gb, params, grid, [batch, 2, h, w], params.output_names[0])
     return gb.nodes()

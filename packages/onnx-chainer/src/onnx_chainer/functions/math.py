@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import chainer
 from onnx_chainer import mapping
 from onnx_chainer.functions import _forms as forms
 from onnx_chainer.functions._registry import function_label as _label
@@ -236,6 +237,52 @@ def convert_cumsum(params):
     return gb.nodes()
 
 
+@support("Cumprod")
+def convert_cumprod(params):
+    """Running products, one ``Mul`` per step along the (static) axis."""
+    axis = params.func.axis
+    gb = GraphBuilder()
+    x = params.input_names[0]
+    shape = forms.input_shape(params)
+    if axis is None:
+        x, axis, shape = forms.reshape(gb, params, x, [-1]), 0, (int(np.prod(shape)),)
+    axis = int(axis) % len(shape)
+    if shape[axis] <= 1:
+        forms.emit(gb, "Identity", [x], params.output_names[0])
+        return gb.nodes()
+    products = [forms.slice_(gb, params, x, [0], [1], [axis])]
+    for k in range(1, shape[axis]):
+        step = forms.slice_(gb, params, x, [k], [k + 1], [axis])
+        products.append(gb.op("Mul", [products[-1], step]))
+    gb.op_output_named("Concat", products, params.output_names, axis=axis)
+    return gb.nodes()
+
+
+# DFT: opset 17 (the axis an attribute; an input from opset 20).
+@support("FFT", min_opset=17, input_labels=("real", "imag"))
+def convert_fft(params):
+    """``fft``/``ifft`` over the last axis, as ``DFT`` of ``[..., n, 2]`` complex pairs."""
+    real, imag = params.input_names
+    shape = forms.input_shape(params)
+    gb = GraphBuilder()
+    if len(shape) == 1:  # DFT's first axis is a batch axis
+        real, imag = (forms.reshape(gb, params, v, [1, shape[0]]) for v in (real, imag))
+    ndim = max(len(shape), 2)
+    pairs = [forms.unsqueeze(gb, params, v, [ndim]) for v in (real, imag)]
+    signal = gb.op("Concat", pairs, axis=ndim)
+    inverse = int(params.func._method == "ifft")
+    if params.opset_version >= 20:
+        axis = forms.const(params, ndim - 1, "axis", np.int64)
+        spectrum = gb.op("DFT", [signal, "", axis], inverse=inverse)
+    else:
+        spectrum = gb.op("DFT", [signal], axis=ndim - 1, inverse=inverse)
+    parts = [f"{params.context.current_name}_{part}" for part in ("real", "imag")]
+    forms.split(gb, params, spectrum, [1, 1], ndim, parts)
+    for part, out in zip(parts, params.output_names):
+        forms.reshape(gb, params, part, shape, out)
+    return gb.nodes()
+
+
 @support("EinSum", min_opset=12)
 def convert_einsum(params):
     equation = ",".join(params.func.in_terms) + "->" + params.func.out_term
@@ -329,4 +376,62 @@ def convert_arctan2(params):
     gb.op_output_named(
         "Where", [gb.op("Equal", [x, zero]), on_axis, quadrant], params.output_names
     )
+    return gb.nodes()
+
+
+@support("CooMatMul", min_opset=11, input_labels=("sp", "dn"))
+def convert_coo_matmul(params):
+    """``sparse_matmul``: ``A`` made dense by ``ScatterND`` of its entries, then ``MatMul``.
+
+    ``A``'s indices are constants; entries at one position add up (``reduction='add'``, opset
+    16); before, positions must be distinct.
+    """
+    func = params.func
+    data, dense = params.input_names
+    rows, cols = func.sp_shape[-2:]
+    row, col = (
+        np.asarray(chainer.backend.CpuDevice().send(a)) for a in (func.sp_row, func.sp_col)
+    )
+    batched = row.ndim == 2
+    row2, col2 = np.atleast_2d(row), np.atleast_2d(col)
+    batch = np.arange(len(row2))[:, None] * (rows * cols)
+    flat_positions = (batch + row2 * cols + col2).reshape(-1)
+    kept = ((row2 >= 0) & (col2 >= 0)).reshape(-1)
+    positions = flat_positions[kept]
+    opset = params.opset_version
+    repeated = len(np.unique(positions)) != len(positions)
+    if repeated and opset < 16:
+        raise ValueError(
+            "CooMatMul: entries at the same position need ScatterND with reduction='add': "
+            f"supported from opset 16, you asked for {opset}"
+        )
+    gb = GraphBuilder()
+    entries = forms.reshape(gb, params, data, [-1])
+    if not kept.all():
+        entries = gb.op("Gather", [entries, forms.ints(params, np.flatnonzero(kept), "kept")])
+    zeros = forms.const(
+        params, np.zeros(len(row2) * rows * cols), "zeros", forms.input_dtype(params)
+    )
+    attrs = {"reduction": "add"} if repeated else {}
+    index = forms.ints(params, positions.reshape(-1, 1), "positions")
+    a = gb.op("ScatterND", [zeros, index, entries], **attrs)
+    a = forms.reshape(gb, params, a, [len(row2), rows, cols] if batched else [rows, cols])
+    ndim = 3 if batched else 2
+    last_two = [*range(ndim - 2), ndim - 1, ndim - 2]
+    common = np.result_type(forms.input_dtype(params), forms.input_dtype(params, 1))
+    if forms.input_dtype(params) != common:
+        a = gb.op("Cast", [a], to=mapping.onnx_type(common))
+    if forms.input_dtype(params, 1) != common:
+        dense = gb.op("Cast", [dense], to=mapping.onnx_type(common))
+    if func.transa:
+        a = gb.op("Transpose", [a], perm=last_two)
+    if func.transb:
+        dense = gb.op("Transpose", [dense], perm=last_two)
+    c = gb.op("MatMul", [a, dense])
+    if func.transc:
+        c = gb.op("Transpose", [c], perm=last_two)
+    out_dtype = np.dtype(func.outputs[0]().dtype)
+    if out_dtype != common:
+        c = gb.op("Cast", [c], to=mapping.onnx_type(out_dtype))
+    forms.emit(gb, "Identity", [c], params.output_names[0])
     return gb.nodes()

@@ -163,3 +163,72 @@ def convert_roi_average_align_2d(params):
         **attrs,
     )
     return gb.nodes()
+
+
+def _pooling_of(params, indexes):
+    """The traced ``MaxPoolingND`` node that returned ``indexes``, or ``None``."""
+    for func in params.context.traced_functions:
+        if type(func).__name__ == "MaxPoolingND" and func.indexes is indexes:
+            return func
+    return None
+
+
+@support("Upsampling2D", min_opset=9)
+def convert_upsampling_2d(params):
+    """``MaxUnpool`` with the indices of a ``MaxPool`` re-run on the pooling's input.
+
+    Chainer's ``indexes`` are taps within each window, computed from the traced input; ONNX
+    needs them from the graph, so the upsampling must undo a ``max_pooling_2d(...,
+    return_indices=True)`` of the same forward pass, with the same windows, back to the
+    pooling's input shape, and windows must not overlap (Chainer sums taps that meet, ONNX
+    keeps one).
+    """
+    func = params.func
+    pool = _pooling_of(params, func.indexes)
+    if pool is None:
+        raise ValueError(
+            "Upsampling2D: its indexes must be those returned by max_pooling_2d(..., "
+            "return_indices=True) in the exported forward pass; ONNX MaxUnpool takes indices "
+            "computed in the graph, not constants"
+        )
+    pool_in = pool.inputs[0]
+    out_shape = tuple(func.outputs[0]().shape)
+    geometry = (tuple(func.ksize), tuple(func.stride), tuple(func.pad), bool(func.cover_all))
+    pool_geometry = (
+        tuple(pool.ksize),
+        tuple(pool.stride),
+        tuple(pool.pad),
+        bool(pool.cover_all),
+    )
+    overlapping = any(s < k for s, k in zip(func.stride, func.ksize))
+    if geometry != pool_geometry or out_shape != tuple(pool_in.shape) or overlapping:
+        raise ValueError(
+            f"Upsampling2D (ksize, stride, pad, cover_all) {geometry} to {out_shape} has an "
+            f"ONNX form only as the inverse of its max pooling {pool_geometry} of "
+            f"{tuple(pool_in.shape)}, with stride >= ksize"
+        )
+    if not params.context.has_name(pool_in):
+        raise ValueError("Upsampling2D: the input of its max pooling is not in the exported graph")
+    ksize, stride, pad = (list(v) for v in geometry[:3])
+    end = [p + s - 1 for p, s in zip(pad, stride)] if func.cover_all else pad
+    gb = GraphBuilder()
+    name = params.context.current_name
+    pooled, indices = f"{name}_pooled", f"{name}_indices"
+    gb.op_output_named(
+        "MaxPool",
+        [params.context.get_name(pool_in)],
+        [pooled, indices],
+        kernel_shape=ksize,
+        strides=stride,
+        pads=pad + end,
+    )
+    shape = forms.ints(params, out_shape, "output_shape")
+    gb.op_output_named(
+        "MaxUnpool",
+        [params.input_names[0], indices, shape],
+        params.output_names,
+        kernel_shape=ksize,
+        strides=stride,
+        pads=pad + end,
+    )
+    return gb.nodes()

@@ -33,29 +33,36 @@ def _inverse(indices):
 
 
 class Permutate(FunctionNode):
-    """``y[..., i, ...] = x[..., indices[i], ...]`` along ``axis`` (inverted if ``inv``)."""
+    """``y[..., i, ...] = x[..., indices[i], ...]`` along ``axis`` (inverted if ``inv``).
 
-    def __init__(self, axis: int = 0, inv: bool = False) -> None:
+    As in Chainer v7 the permutation is an attribute of the node (``indices``, a 1-D int array),
+    not an input: the node has the one input ``x``.
+    """
+
+    def __init__(self, indices, axis: int = 0, inv: bool = False) -> None:
+        self.indices = indices
         self.axis = axis
         self.inv = inv
 
     def check_type_forward(self, in_types) -> None:
-        type_check.argname(in_types, ("x", "indices"))
-        x_type, ind_type = in_types
+        type_check.argname(in_types, ("x",))
+        (x_type,) = in_types
         if self.axis < 0:
             type_check.expect(x_type.ndim >= -self.axis)
         else:
             type_check.expect(x_type.ndim > self.axis)
+        indices = self.indices
         type_check.expect(
-            ind_type.dtype.kind == "i",
-            ind_type.ndim == 1,
-            x_type.shape[self.axis] == ind_type.shape[0],
+            type_check.make_variable(indices.dtype.kind, "indices.dtype.kind") == "i",
+            type_check.make_variable(indices.ndim, "indices.ndim") == 1,
+        )
+        type_check.expect(
+            x_type.shape[self.axis] == type_check.make_variable(len(indices), "len(indices)")
         )
 
     def forward(self, inputs: tuple) -> tuple:
-        self.retain_inputs((1,))
-        x, indices = inputs
-        self.indices = indices  # v7's node kept it as an attribute (exporters read it)
+        (x,) = inputs
+        indices = self.indices
         # Checking costs a host copy on GPUs: there it is left to debug mode.
         if type(indices) is numpy.ndarray or chainer.is_debug():
             _check_permutation(indices)
@@ -64,9 +71,7 @@ class Permutate(FunctionNode):
         return (x[(slice(None),) * (self.axis % x.ndim) + (indices,)],)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
-        (indices,) = self.get_retained_inputs()
-        gx = Permutate(self.axis, not self.inv).apply((grad_outputs[0], indices))[0]
-        return (gx, None)
+        return Permutate(self.indices, self.axis, not self.inv).apply(grad_outputs)
 
 
 def permutate(x, indices, axis: int = 0, inv: bool = False) -> Variable:
@@ -94,4 +99,8 @@ def permutate(x, indices, axis: int = 0, inv: bool = False) -> Variable:
     """
     if isinstance(indices, Variable):
         indices = indices.array
-    return Permutate(axis, inv).apply((x, indices))[0]
+    if not isinstance(indices, chainer.get_array_types()):
+        raise TypeError(
+            f"permutate: indices must be an int array or Variable, got {type(indices).__name__}"
+        )
+    return Permutate(indices, axis, inv).apply((x,))[0]
