@@ -90,6 +90,17 @@ def test_scalar_is_cast_to_the_variable_dtype():
     assert (half * numpy.float64(3)).dtype == numpy.float16
 
 
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32])
+@pytest.mark.parametrize("constant", [2, 2.0, numpy.int64(2), numpy.float64(2.0)])
+def test_division_of_a_0d_variable_by_a_scalar_keeps_its_dtype(dtype, constant):
+    # NumPy 1 gives float64 for 1 / numpy.float16(2): the reciprocal is taken in the dtype.
+    x = Variable(numpy.array(3, dtype))
+    y = x / constant
+    assert y.dtype == dtype and float(y.array) == 1.5
+    y.backward()
+    assert x.grad.dtype == dtype and float(x.grad) == 0.5
+
+
 def test_array_operand_is_cast_to_the_variable_dtype():
     # v7: a constant array of another dtype takes the variable's dtype (both sides).
     x = Variable(numpy.array([1.5, 2.5], numpy.float32))

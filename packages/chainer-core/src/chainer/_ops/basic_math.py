@@ -256,6 +256,11 @@ def _const(x: Variable, value):
 _SCALARS = (int, float, numpy.generic)
 
 
+def _reciprocal(c):
+    """``1 / c`` in the dtype of a float constant (NumPy 1 would give float64 for ``1 / c``)."""
+    return c.dtype.type(1) / c if c.dtype.kind == "f" else 1 / c
+
+
 def _array_operand(value, x: Variable) -> Variable:
     """A constant variable for an array operand, cast to ``x``'s dtype as Chainer v7 does
     (arrays never get gradients here)."""
@@ -318,7 +323,7 @@ OPERATORS = {
     "__rsub__": _operator(Sub, SubFromConstant, reflected=True),
     "__mul__": _operator(Mul, MulConstant),
     "__rmul__": _operator(Mul, MulConstant),
-    "__truediv__": _operator(Div, lambda c: MulConstant(1 / c)),
+    "__truediv__": _operator(Div, lambda c: MulConstant(_reciprocal(c))),
     "__rtruediv__": _operator(Div, DivFromConstant, reflected=True),
     "__floordiv__": _operator(FloorDivide, None),
     "__rfloordiv__": _operator(FloorDivide, None, reflected=True),
