@@ -302,3 +302,18 @@ def test_before_test_saw_each_test_with_its_backend():
         ("test_double_backward", "numpy"),
         ("test_forward", "numpy"),
     ]
+
+
+def test_options_updated_in_set_up_stay_with_that_test():
+    class LoosensInSetUp(testing.FunctionTestCase):
+        def setUp(self):
+            self.check_backward_options.update({"eps": 0.25})  # as many v7 tests do
+
+    class KeepsTheDefaults(testing.FunctionTestCase):
+        pass
+
+    loose = LoosensInSetUp("run")
+    loose.setUp()
+    assert loose.check_backward_options == {"eps": 0.25}
+    assert KeepsTheDefaults("run").check_backward_options == {}
+    assert testing.FunctionTestCase.check_backward_options == {}

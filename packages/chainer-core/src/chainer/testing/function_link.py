@@ -112,6 +112,16 @@ def _random_like(arrays: tuple) -> tuple:
     )
 
 
+def _own_option_dicts(test) -> None:
+    """Give the test its own copy of each ``check_*_options`` dict: tests update them in
+    ``setUp`` (as in v7), which must not change the class's dict that other tests share."""
+    for name in dir(test):
+        if name.startswith("check_") and name.endswith("_options"):
+            value = getattr(test, name)
+            if isinstance(value, dict):
+                setattr(test, name, dict(value))
+
+
 class FunctionTestBase:
     """What ``FunctionTestCase`` needs from a subclass and what it provides."""
 
@@ -124,6 +134,10 @@ class FunctionTestBase:
     check_forward_options: dict = {}
     check_backward_options: dict = {}
     check_double_backward_options: dict = {}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        _own_option_dicts(self)
 
     def before_test(self, test_name: str) -> None:
         """Hook called before each test with its name (``'test_forward'``, ...)."""
@@ -338,6 +352,7 @@ class _LinkTestBase:
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        _own_option_dicts(self)
 
     def before_test(self, test_name: str) -> None:
         """Hook called before each test with its name."""
