@@ -11,6 +11,19 @@ from chainer.function_node import FunctionNode
 from chainer.variable import Variable
 
 
+def constant_label(value) -> str:
+    """How a constant operand appears in labels (as v7): ``2``, ``(-2.0)``, ``constant array``."""
+    if isinstance(value, Variable):
+        value = value._array
+    if numpy.isscalar(value):
+        return f"({value})" if value < 0 else str(value)
+    if _variable_checks.is_supported_array(value):
+        return "constant array"
+    raise ValueError(
+        f"a constant operand must be a Variable, a scalar or an array, got {type(value).__name__}"
+    )
+
+
 def _sum_to(gx: Variable, shape: tuple) -> Variable:
     if gx._array.shape == shape:
         return gx
@@ -38,6 +51,7 @@ class Add(FunctionNode):
     """Sum of any number of same-dtype, broadcastable inputs."""
 
     is_elementwise = True
+    label = "_ + _"
 
     def _check_arrays(self, in_data: tuple) -> None:
         if not in_data:
@@ -66,6 +80,10 @@ class AddConstant(FunctionNode):
     def __init__(self, value) -> None:
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return f"_ + {constant_label(self.value)}"
+
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(inputs[0] + self.value),)
 
@@ -74,6 +92,8 @@ class AddConstant(FunctionNode):
 
 
 class Sub(_Binary):
+    label = "_ - _"
+
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(inputs[0] - inputs[1]),)
 
@@ -88,6 +108,10 @@ class SubFromConstant(FunctionNode):
     def __init__(self, value) -> None:
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return f"{constant_label(self.value)} - _"
+
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(self.value - inputs[0]),)
 
@@ -97,6 +121,7 @@ class SubFromConstant(FunctionNode):
 
 class Neg(FunctionNode):
     is_elementwise = True
+    label = "__neg__"
 
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(-inputs[0]),)
@@ -106,6 +131,8 @@ class Neg(FunctionNode):
 
 
 class Mul(_Binary):
+    label = "_ * _"
+
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0, 1)
         return (force_array(inputs[0] * inputs[1]),)
@@ -122,6 +149,10 @@ class MulConstant(FunctionNode):
     def __init__(self, value) -> None:
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return f"_ * {constant_label(self.value)}"
+
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(inputs[0] * self.value),)
 
@@ -130,6 +161,8 @@ class MulConstant(FunctionNode):
 
 
 class Div(_Binary):
+    label = "_ / _"
+
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0, 1)
         return (force_array(inputs[0] / inputs[1]),)
@@ -151,6 +184,10 @@ class DivFromConstant(FunctionNode):
     def __init__(self, value) -> None:
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return f"{constant_label(self.value)} / _"
+
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0,)
         return (force_array(self.value / inputs[0]),)
@@ -161,6 +198,8 @@ class DivFromConstant(FunctionNode):
 
 
 class PowVarVar(_Binary):
+    label = "_ ** _"
+
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0, 1)
         return (force_array(inputs[0] ** inputs[1]),)
@@ -186,6 +225,10 @@ class PowVarConst(FunctionNode):
     def __init__(self, value) -> None:
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return f"_ ** {constant_label(self.value)}"
+
     def _check_arrays(self, in_data: tuple) -> None:
         _util.check_float(in_data)
 
@@ -204,6 +247,10 @@ class PowConstVar(FunctionNode):
 
     def __init__(self, value) -> None:
         self.value = value
+
+    @property
+    def label(self) -> str:
+        return f"{constant_label(self.value)} ** _"
 
     def _check_arrays(self, in_data: tuple) -> None:
         _util.check_float(in_data)
@@ -224,6 +271,7 @@ class PowConstVar(FunctionNode):
 
 class Absolute(FunctionNode):
     is_elementwise = True
+    label = "|_|"
 
     def _check_arrays(self, in_data: tuple) -> None:
         _util.check_float(in_data)
@@ -240,6 +288,8 @@ class Absolute(FunctionNode):
 
 class FloorDivide(_Binary):
     """``//``: piecewise constant, so its gradient is zero (reported as no gradient)."""
+
+    label = "_ // _"
 
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(inputs[0] // inputs[1]),)
