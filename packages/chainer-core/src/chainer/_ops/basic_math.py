@@ -306,9 +306,15 @@ def _const(x: Variable, value):
 _SCALARS = (int, float, numpy.generic)
 
 
+_NUMPY_1 = int(numpy.__version__.split(".")[0]) < 2
+
+
 def _reciprocal(c):
-    """``1 / c`` in the dtype of a float constant (NumPy 1 would give float64 for ``1 / c``)."""
-    return c.dtype.type(1) / c if c.dtype.kind == "f" else 1 / c
+    """``1 / c``, in the dtype of a float constant (NumPy 1's value-based casting would
+    promote ``1 / numpy.float32(c)`` to float64; NumPy 2 keeps the dtype by itself)."""
+    if _NUMPY_1 and c.dtype.kind == "f":
+        return c.dtype.type(1) / c
+    return 1 / c
 
 
 def _array_operand(value, x: Variable) -> Variable:
