@@ -15,17 +15,25 @@ from __future__ import annotations
 
 import numbers
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import numpy
 
+from chainer._grouped_update import runs_plain_cpu_update
+from chainer._update_rule import unscale_grad
 from chainer.optimizer import Hyperparameter, UpdateRule
 
 #: Elements per chunk: 256 KiB per float64 buffer keeps a whole kernel's working set in L2.
 CHUNK_SIZE = 1 << 15
 
 _thread_local = threading.local()
+_FLOAT16 = numpy.dtype(numpy.float16)
+_FLOAT32 = numpy.dtype(numpy.float32)
+
+#: What :meth:`ElementwiseRule._kernel_call` returns: ``(kernel, state keys, scratch count,
+#: scalars)``, run as ``update_in_chunks(kernel, param, grad, state, n_scratch, *scalars)``.
+KernelCall = tuple[Callable[..., None], tuple[str, ...], int, tuple[Any, ...]]
 
 
 def set_hyperparams(hyperparam: Hyperparameter, owner: str, **values: Any) -> None:
@@ -95,6 +103,60 @@ class ElementwiseRule(UpdateRule):
             self.hyperparam, owner, **{n: v for n, v in given.items() if n not in flags}
         )
 
+    def _kernel_call(self) -> KernelCall:
+        """The CPU kernel, the state keys it updates, its scratch count and trailing scalars.
+
+        Called after ``t`` is advanced, once per update; the scalars may depend on ``t``.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not implement _kernel_call")
+
+    def update_core_cpu(self, param) -> None:
+        kernel, keys, n_scratch, scalars = self._kernel_call()
+        state = self._state
+        update_in_chunks(
+            kernel, param.array, param.grad, tuple(state[k] for k in keys), n_scratch, *scalars
+        )
+
+    def _group_key(self, param) -> Hashable | None:
+        # Rules of one class at one ``t`` that read every hyperparameter from the same parent
+        # compute the same kernel scalars, so one computation serves the whole group.
+        hyperparam = self.hyperparam
+        if (
+            len(hyperparam.__dict__) != 1
+            or type(self).update_core_cpu is not ElementwiseRule.update_core_cpu
+            or type(self)._kernel_call is ElementwiseRule._kernel_call
+            or not runs_plain_cpu_update(self, param)
+        ):
+            return None
+        return (_update_group, type(self), self.t, hyperparam.parent)
+
+
+def _update_group(params: list) -> None:
+    """Update parameters whose rules share a group key, as ``param.update()`` would each.
+
+    The kernel and its scalars come from the first rule (equal for all of them, see
+    :meth:`ElementwiseRule._group_key`); each parameter then runs the same kernel call as its
+    own ``update_core_cpu``, so the results are bitwise those of the per-parameter path.
+    """
+    rules = [param.update_rule for param in params]
+    if len({id(rule) for rule in rules}) != len(rules):
+        # A parameter listed twice (a link registered under two names) is updated twice, each
+        # update at its own ``t``: only the per-parameter path does that.
+        for param in params:
+            param.update()
+        return
+    for rule, param in zip(rules, params):
+        rule.t += 1
+        unscale_grad(param)
+        if rule._state is None:
+            rule._prepare(param)
+    kernel, keys, n_scratch, scalars = rules[0]._kernel_call()
+    for rule, param in zip(rules, params):
+        state = rule._state
+        update_in_chunks(
+            kernel, param.array, param.grad, tuple(state[k] for k in keys), n_scratch, *scalars
+        )
+
 
 def check_eps_fits(owner: str, dtype: numpy.dtype, eps: float) -> None:
     """Refuse an ``eps`` that rounds to 0 in ``dtype`` (GPU kernels compute in the array's dtype).
@@ -115,10 +177,10 @@ def compute_dtype(dtype: numpy.dtype) -> numpy.dtype:
 
 
 def _scratch(dtype: numpy.dtype, count: int) -> list[numpy.ndarray]:
-    pools = getattr(_thread_local, "pools", None)
-    if pools is None:
-        pools = _thread_local.pools = {}
-    buffers = pools.setdefault(dtype, [])
+    pools = _thread_local.__dict__.setdefault("pools", {})
+    buffers = pools.get(dtype)
+    if buffers is None:
+        buffers = pools[dtype] = []
     while len(buffers) < count:
         buffers.append(numpy.empty(CHUNK_SIZE, dtype))
     return buffers[:count]
@@ -150,17 +212,16 @@ def update_in_chunks(
         *scalars: Trailing arguments passed to the kernel unchanged.
     """
     arrays = (param, grad, *state)
-    work = compute_dtype(param.dtype)
-    if not all(a.flags.c_contiguous and a.shape == param.shape for a in (param, *state)):
-        _update_whole(kernel, arrays, work, n_scratch, scalars)
-        return
+    shape = param.shape
+    work = _FLOAT32 if param.dtype == _FLOAT16 else param.dtype
     staged = [a.dtype != work for a in arrays]
+    for array in (param, *state):
+        if array.shape != shape or not array.flags.c_contiguous:
+            _update_whole(kernel, arrays, work, n_scratch, scalars)
+            return
     size = param.size
-    if size <= CHUNK_SIZE and not any(staged):
-        # A single chunk with nothing to convert (small float32/64 parameters, such as
-        # biases): the arrays themselves are the chunk, which saves the per-chunk overhead.
-        scratch = [s[:size].reshape(param.shape) for s in _scratch(work, n_scratch)]
-        kernel(*arrays, *scratch, *scalars)
+    if not any(staged):
+        _update_unstaged(kernel, arrays, size, _scratch(work, n_scratch), scalars)
         return
     # A view for contiguous arrays; a non-contiguous gradient (a broadcast) is copied once.
     flat = [a.reshape(-1) for a in arrays]
@@ -185,6 +246,22 @@ def update_in_chunks(
             # Index 1 is the gradient, which the kernel only reads.
             if buffer is not None and index != 1:
                 numpy.copyto(chunk, args[index])
+
+
+def _update_unstaged(kernel, arrays, size, scratch, scalars) -> None:
+    # Every array is in the compute dtype: the chunks are views, nothing is copied.
+    if size <= CHUNK_SIZE:
+        # A single chunk (small parameters, such as biases): the arrays themselves are the
+        # chunk, which saves the per-chunk overhead.
+        shape = arrays[0].shape
+        kernel(*arrays, *[s[:size].reshape(shape) for s in scratch], *scalars)
+        return
+    flat = [a.reshape(-1) for a in arrays]
+    for start in range(0, size, CHUNK_SIZE):
+        stop = start + CHUNK_SIZE
+        if stop > size:
+            scratch = [s[: size - start] for s in scratch]
+        kernel(*[a[start:stop] for a in flat], *scratch, *scalars)
 
 
 def _update_whole(kernel, arrays, work, n_scratch, scalars) -> None:
