@@ -42,7 +42,7 @@ class Block(Link):
         with self.init_scope():
             self.w = chainer.Parameter(rng.uniform(-1, 1, (7, 5)).astype(numpy.float32))
             self.b = chainer.Parameter(rng.uniform(-1, 1, 5).astype(numpy.float32))
-            big = rng.uniform(-1, 1, _elementwise.CHUNK_SIZE + 11).astype(numpy.float32)
+            big = rng.uniform(-1, 1, _elementwise.SINGLE_CALL_SIZE + 11).astype(numpy.float32)
             self.big = chainer.Parameter(big)
             self.d = chainer.Parameter(rng.uniform(-1, 1, (4, 3)).astype(numpy.float64))
         self.targets = {n: rng.uniform(-1, 1, p.shape).astype(p.dtype) for n, p in self._items()}

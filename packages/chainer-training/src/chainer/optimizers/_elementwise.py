@@ -26,6 +26,11 @@ from chainer.optimizer import Hyperparameter, UpdateRule
 
 #: Elements per chunk: 256 KiB per float64 buffer keeps a whole kernel's working set in L2.
 CHUNK_SIZE = 1 << 15
+#: Arrays up to this many elements that need no float16 staging get one kernel call: below
+#: a few hundred KiB per array, the per-chunk Python and ufunc-call overhead costs more than
+#: the working set outgrowing L2 (measured: SGD on 78,400 float32 elements 8.7 us whole
+#: against 14.4 us in three chunks; Adam 79 against 90 us; equal at 131,072 elements).
+SINGLE_CALL_SIZE = 4 * CHUNK_SIZE
 
 _thread_local = threading.local()
 _FLOAT16 = numpy.dtype(numpy.float16)
@@ -182,7 +187,7 @@ def _scratch(dtype: numpy.dtype, count: int) -> list[numpy.ndarray]:
     if buffers is None:
         buffers = pools[dtype] = []
     while len(buffers) < count:
-        buffers.append(numpy.empty(CHUNK_SIZE, dtype))
+        buffers.append(numpy.empty(SINGLE_CALL_SIZE, dtype))
     return buffers[:count]
 
 
@@ -250,13 +255,14 @@ def update_in_chunks(
 
 def _update_unstaged(kernel, arrays, size, scratch, scalars) -> None:
     # Every array is in the compute dtype: the chunks are views, nothing is copied.
-    if size <= CHUNK_SIZE:
-        # A single chunk (small parameters, such as biases): the arrays themselves are the
+    if size <= SINGLE_CALL_SIZE:
+        # A single call (small and middle-sized parameters): the arrays themselves are the
         # chunk, which saves the per-chunk overhead.
         shape = arrays[0].shape
         kernel(*arrays, *[s[:size].reshape(shape) for s in scratch], *scalars)
         return
     flat = [a.reshape(-1) for a in arrays]
+    scratch = [s[:CHUNK_SIZE] for s in scratch]
     for start in range(0, size, CHUNK_SIZE):
         stop = start + CHUNK_SIZE
         if stop > size:
