@@ -11,7 +11,7 @@ import pytest
 import chainer
 from chainer._ops.array_ops import sum as sum_all
 from chainer.link import Link
-from chainer.optimizers._elementwise import SINGLE_CALL_SIZE
+from chainer.optimizers._chunks import SINGLE_CALL_SIZE
 
 # Chunked (longer than a single call) and not a multiple of the chunk: every boundary case.
 BIG_SIZE = SINGLE_CALL_SIZE + 3

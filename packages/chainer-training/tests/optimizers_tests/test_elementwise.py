@@ -8,7 +8,7 @@ import pytest
 import chainer
 from chainer import optimizers
 from chainer.link import Link
-from chainer.optimizers._elementwise import (
+from chainer.optimizers._chunks import (
     CHUNK_SIZE,
     SINGLE_CALL_SIZE,
     compute_dtype,

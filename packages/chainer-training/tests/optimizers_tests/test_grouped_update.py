@@ -1,7 +1,9 @@
 """Grouped updates (``chainer._grouped_update``) leave every array bitwise as the per-parameter
 path does, and each per-parameter difference sends its parameter down the per-parameter path."""
 
+import copy
 import io
+import pickle
 from unittest import mock
 
 import numpy
@@ -14,6 +16,7 @@ from chainer._ops.array_ops import cast
 from chainer._ops.array_ops import sum as sum_all
 from chainer.link import Chain, Link
 from chainer.optimizers import _elementwise
+from chainer.optimizers._chunks import SINGLE_CALL_SIZE
 
 OPTIMIZERS = {
     "SGD": lambda: optimizers.SGD(lr=0.1),
@@ -42,7 +45,7 @@ class Block(Link):
         with self.init_scope():
             self.w = chainer.Parameter(rng.uniform(-1, 1, (7, 5)).astype(numpy.float32))
             self.b = chainer.Parameter(rng.uniform(-1, 1, 5).astype(numpy.float32))
-            big = rng.uniform(-1, 1, _elementwise.SINGLE_CALL_SIZE + 11).astype(numpy.float32)
+            big = rng.uniform(-1, 1, SINGLE_CALL_SIZE + 11).astype(numpy.float32)
             self.big = chainer.Parameter(big)
             self.d = chainer.Parameter(rng.uniform(-1, 1, (4, 3)).astype(numpy.float64))
         self.targets = {n: rng.uniform(-1, 1, p.shape).astype(p.dtype) for n, p in self._items()}
@@ -308,3 +311,57 @@ def test_a_mock_rule_is_called_as_before():
         param.grad = numpy.zeros_like(param.array)
     optimizer.update()
     rule.update.assert_called_once_with(model.first.w)
+
+
+def _packed_rule_states(model):
+    return {path: dict(param.update_rule.state) for path, param in model.namedparams()}
+
+
+def test_packed_states_are_views_kept_from_step_to_step(grouped_calls):
+    model, optimizer = train(OPTIMIZERS["Adam"], 1)
+    before = _packed_rule_states(model)
+    train(None, 2, model=model, optimizer=optimizer, start=1)
+    after = _packed_rule_states(model)
+    rule = model.first.w.update_rule
+    flat = rule.state["m"].base
+    assert flat is not None and flat is model.second.w.update_rule.state["m"].base
+    assert flat.size > rule.state["m"].size
+    for path in ("/first/w", "/first/b", "/second/w", "/second/b"):
+        assert all(after[path][key] is before[path][key] for key in ("m", "v"))
+    # The chunked parameter keeps arrays of its own.
+    assert model.first.big.update_rule.state["m"].base is None
+
+
+def _replace_state_after_two_steps(model, optimizer, copy_state):
+    train(None, 2, model=model, optimizer=optimizer)
+    rule = model.first.w.update_rule
+    rule.state["m"] = copy_state(rule.state["m"])
+    train(None, 2, model=model, optimizer=optimizer, start=2)
+
+
+@pytest.mark.parametrize("copy_state", [numpy.array, lambda m: m * 0.5], ids=["same", "halved"])
+def test_a_state_replaced_by_hand_is_taken_into_a_new_pack(copy_state, monkeypatch):
+    model = Model()
+    optimizer = OPTIMIZERS["Adam"]().setup(model)
+    _replace_state_after_two_steps(model, optimizer, copy_state)
+    assert model.first.w.update_rule.state["m"].base is not None  # packed again
+    with monkeypatch.context() as patch:
+        per_parameter(patch)
+        reference_model = Model()
+        reference_optimizer = OPTIMIZERS["Adam"]().setup(reference_model)
+        _replace_state_after_two_steps(reference_model, reference_optimizer, copy_state)
+    assert_same(model, optimizer, reference_model, reference_optimizer)
+
+
+@pytest.mark.parametrize("duplicate", [copy.deepcopy, lambda x: pickle.loads(pickle.dumps(x))])
+def test_a_copy_trains_on_its_own_state(duplicate, monkeypatch):
+    model, optimizer = train(OPTIMIZERS["MomentumSGD"], 2)
+    copied_model, copied_optimizer = duplicate((model, optimizer))
+    assert copied_model.first.w.update_rule._pack is None
+    train(None, 2, model=copied_model, optimizer=copied_optimizer, start=2)
+    # The original did not move with its copy; stepping it the same way gives the same result.
+    assert model.first.w.update_rule.t == 2
+    train(None, 2, model=model, optimizer=optimizer, start=2)
+    reference_pair = reference(monkeypatch, OPTIMIZERS["MomentumSGD"], 4)
+    assert_same(copied_model, copied_optimizer, *reference_pair)
+    assert_same(model, optimizer, *reference_pair)

@@ -26,7 +26,7 @@ class VelocityRule(ElementwiseRule):
 
     Subclasses set :attr:`_cpu_kernel`, a staticmethod
     ``kernel(param, grad, v, scratch, lr, momentum)`` run by
-    :func:`~chainer.optimizers._elementwise.update_in_chunks`, and :attr:`_gpu_body` and
+    :func:`~chainer.optimizers._chunks.update_in_chunks`, and :attr:`_gpu_body` and
     :attr:`_gpu_name`, the CuPy kernel over inputs ``grad, lr, momentum`` and outputs ``param, v``.
 
     Args:
