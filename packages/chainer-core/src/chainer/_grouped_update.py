@@ -19,7 +19,7 @@ import numpy
 from chainer._update_rule import UpdateRule
 from chainer.variable import Parameter
 
-_BASE_METHODS = ("update", "_prepare", "_run_hooks_and_core", "update_core")
+_BASE_METHODS = ("_prepare", "_run_hooks_and_core", "update_core")
 
 
 def update_params(params: Iterable[Parameter]) -> None:
@@ -27,12 +27,10 @@ def update_params(params: Iterable[Parameter]) -> None:
     pending: dict[Hashable, list[Parameter]] = {}
     for param in params:
         rule = param.update_rule
-        if rule is None:
-            continue
         if _runs_base_update(rule, param):
-            if not rule.enabled or param.grad is None:
-                continue  # the rule would do nothing
-            key = rule._group_key(param)
+            if rule is None or not rule.enabled:
+                continue  # the update would do nothing
+            key = None if param.grad is None else rule._group_key(param)
             if key is not None:
                 pending.setdefault(key, []).append(param)
                 continue
@@ -44,12 +42,12 @@ def update_params(params: Iterable[Parameter]) -> None:
 
 
 def _runs_base_update(rule, param: Parameter) -> bool:
-    # ``param.update()`` is ``rule.update(param)`` of UpdateRule (no override, no mock).
-    return (
-        type(param).update is Parameter.update
-        and getattr(type(rule), "update", None) is UpdateRule.update
-        and "update" not in param.__dict__
-        and "update" not in rule.__dict__
+    # ``param.update()`` is Parameter's, calling UpdateRule's ``rule.update(param)`` if any
+    # (no override, no mock).
+    if type(param).update is not Parameter.update or "update" in param.__dict__:
+        return False
+    return rule is None or (
+        getattr(type(rule), "update", None) is UpdateRule.update and "update" not in rule.__dict__
     )
 
 
@@ -62,9 +60,10 @@ def _flush(pending: dict[Hashable, list[Parameter]]) -> None:
 def runs_plain_cpu_update(rule: UpdateRule, param: Parameter) -> bool:
     """Whether ``rule.update(param)`` would only unscale, prepare and run ``update_core_cpu``.
 
-    That is: no hooks, no float32 master copy, the base class's update machinery (neither the
-    class nor the instance overrides it), and NumPy arrays for the parameter, its gradient and
-    every state entry.
+    That is (``rule.update`` itself being UpdateRule's, checked by :func:`update_params`): no
+    hooks, no float32 master copy, the base class's update machinery (neither the class nor
+    the instance overrides it), and NumPy arrays for the parameter, its gradient and every
+    state entry.
     """
     if rule._pre_update_hooks or rule._post_update_hooks:
         return False
@@ -74,7 +73,7 @@ def runs_plain_cpu_update(rule: UpdateRule, param: Parameter) -> bool:
         return False
     cls = type(rule)
     own = rule.__dict__
-    for name in _BASE_METHODS[1:]:
+    for name in _BASE_METHODS:
         if getattr(cls, name) is not getattr(UpdateRule, name) or name in own:
             return False
     if "update_core_cpu" in own:

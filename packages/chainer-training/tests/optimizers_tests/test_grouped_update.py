@@ -365,3 +365,29 @@ def test_a_copy_trains_on_its_own_state(duplicate, monkeypatch):
     reference_pair = reference(monkeypatch, OPTIMIZERS["MomentumSGD"], 4)
     assert_same(copied_model, copied_optimizer, *reference_pair)
     assert_same(model, optimizer, *reference_pair)
+
+
+class _CountingParameter(chainer.Parameter):
+    calls = 0
+
+    def update(self):
+        type(self).calls += 1
+        super().update()
+
+
+@pytest.mark.parametrize("with_rule", [True, False])
+def test_a_parameter_overriding_update_is_called(with_rule, grouped_calls):
+    model = Model()
+    with model.first.init_scope():
+        model.first.extra = _CountingParameter(numpy.ones(3, numpy.float32))
+    optimizer = optimizers.SGD(lr=0.5).setup(model)
+    if not with_rule:
+        model.first.extra.update_rule = None
+    _CountingParameter.calls = 0
+    for param in model.params():
+        param.grad = numpy.ones_like(param.array)
+    optimizer.update()
+    assert _CountingParameter.calls == 1
+    expected = 0.5 if with_rule else 1.0
+    numpy.testing.assert_array_equal(model.first.extra.array, numpy.full(3, expected))
+    assert sum(len(call) for call in grouped_calls) == 8
