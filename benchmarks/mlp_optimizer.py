@@ -80,7 +80,8 @@ def chainer_step(sizes, batch, optimizer_name):
         del loss
         backward_end = clock()
         optimizer.update()
-        return forward_end - start, backward_end - forward_end, clock() - backward_end
+        end = clock()
+        return forward_end - start, backward_end - forward_end, end - backward_end, end - start
 
     return step
 
@@ -121,18 +122,19 @@ def torch_step(sizes, batch, optimizer_name):
         del loss
         backward_end = clock()
         optimizer.step()
-        return forward_end - start, backward_end - forward_end, clock() - backward_end
+        end = clock()
+        return forward_end - start, backward_end - forward_end, end - backward_end, end - start
 
     return step
 
 
 def whole_step(fn):
-    """Adapt an untimed step (the NumPy floor) to the phase-timed protocol (all in 'update')."""
+    """Adapt an untimed step (the NumPy floor) to the phase-timed protocol (only a total)."""
 
     def step():
         start = clock()
         fn()
-        return 0.0, 0.0, clock() - start
+        return 0.0, 0.0, 0.0, clock() - start
 
     return step
 
@@ -145,13 +147,12 @@ def measure_phases(steps, *, number: int, rounds: int) -> dict[str, list[float]]
     samples = {name: [[] for _ in range(len(PHASES) + 1)] for name in steps}
     for _ in range(rounds):
         for name, step in steps.items():
-            sums = [0.0] * len(PHASES)
+            sums = [0.0] * (len(PHASES) + 1)
             for _ in range(number):
                 for index, seconds in enumerate(step()):
                     sums[index] += seconds
             for index, total in enumerate(sums):
                 samples[name][index].append(total / number)
-            samples[name][-1].append(sum(sums) / number)
     return {
         name: [statistics.median(series) for series in phases] for name, phases in samples.items()
     }
@@ -164,7 +165,7 @@ def table(title: str, results: dict[str, list[float]], baseline: str) -> str:
     base = results[baseline]
     for name, times in results.items():
         cells = "".join(
-            f"{t * 1e3:8.3f} ms {t / b if b else 0:5.2f}x" for t, b in zip(times, base)
+            f"{t * 1e3:8.3f} ms {t / b:5.2f}x" if t else f"{'-':>18}" for t, b in zip(times, base)
         )
         lines.append(f"{name:<{width}}  {cells}")
     return "\n".join(lines)

@@ -19,21 +19,33 @@ import numpy
 from chainer._update_rule import UpdateRule
 from chainer.variable import Parameter
 
-_BASE_METHODS = ("_prepare", "_run_hooks_and_core", "update_core")
+# UpdateRule's machinery between ``param.update()`` and ``update_core_cpu``.
+_BASE_METHODS = ("update", "_prepare", "_run_hooks_and_core", "update_core")
+_INSTANCE_OVERRIDES = frozenset((*_BASE_METHODS, "update_core_cpu"))
 
 
 def update_params(params: Iterable[Parameter]) -> None:
     """Update each parameter with its rule, grouping the parameters whose rules allow it."""
     pending: dict[Hashable, list[Parameter]] = {}
+    plain_classes: dict[type, bool] = {}  # checked once per call
     for param in params:
         rule = param.update_rule
-        if _runs_base_update(rule, param):
-            if rule is None or not rule.enabled:
-                continue  # the update would do nothing
-            key = None if param.grad is None else rule._group_key(param)
-            if key is not None:
-                pending.setdefault(key, []).append(param)
-                continue
+        key = None
+        if type(param).update is Parameter.update and "update" not in param.__dict__:
+            if rule is None:
+                continue  # Parameter.update does nothing
+            cls = type(rule)
+            plain = plain_classes.get(cls)
+            if plain is None:
+                plain = plain_classes[cls] = _runs_base_machinery(cls)
+            if plain and not rule.__dict__.keys() & _INSTANCE_OVERRIDES:
+                if not rule.enabled:
+                    continue  # UpdateRule.update does nothing
+                if param.grad is not None:
+                    key = rule._group_key(param)
+        if key is not None:
+            pending.setdefault(key, []).append(param)
+            continue
         if pending:
             _flush(pending)
         param.update()
@@ -41,14 +53,9 @@ def update_params(params: Iterable[Parameter]) -> None:
         _flush(pending)
 
 
-def _runs_base_update(rule, param: Parameter) -> bool:
-    # ``param.update()`` is Parameter's, calling UpdateRule's ``rule.update(param)`` if any
-    # (no override, no mock).
-    if type(param).update is not Parameter.update or "update" in param.__dict__:
-        return False
-    return rule is None or (
-        getattr(type(rule), "update", None) is UpdateRule.update and "update" not in rule.__dict__
-    )
+def _runs_base_machinery(cls: type) -> bool:
+    # Also false for what is no UpdateRule at all, such as a mock.
+    return all(getattr(cls, name, None) is getattr(UpdateRule, name) for name in _BASE_METHODS)
 
 
 def _flush(pending: dict[Hashable, list[Parameter]]) -> None:
@@ -58,25 +65,18 @@ def _flush(pending: dict[Hashable, list[Parameter]]) -> None:
 
 
 def runs_plain_cpu_update(rule: UpdateRule, param: Parameter) -> bool:
-    """Whether ``rule.update(param)`` would only unscale, prepare and run ``update_core_cpu``.
+    """Whether ``rule.update(param)`` would only unscale, prepare and run ``update_core_cpu``,
+    given that :func:`update_params` found UpdateRule's update machinery (not overridden by
+    the class or the instance).
 
-    That is (``rule.update`` itself being UpdateRule's, checked by :func:`update_params`): no
-    hooks, no float32 master copy, the base class's update machinery (neither the class nor
-    the instance overrides it), and NumPy arrays for the parameter, its gradient and every
-    state entry.
+    That is: no hooks, no float32 master copy, and NumPy arrays for the parameter, its
+    gradient and every state entry.
     """
     if rule._pre_update_hooks or rule._post_update_hooks:
         return False
     if rule._use_fp32_update and param.dtype == numpy.float16:
         return False
     if type(param._array) is not numpy.ndarray or type(param.grad) is not numpy.ndarray:
-        return False
-    cls = type(rule)
-    own = rule.__dict__
-    for name in _BASE_METHODS:
-        if getattr(cls, name) is not getattr(UpdateRule, name) or name in own:
-            return False
-    if "update_core_cpu" in own:
         return False
     state = rule._state
     if state is not None:

@@ -46,15 +46,16 @@ def update_group(params: list) -> None:
         return
     for rule, param in zip(rules, params):
         rule.t += 1
-        unscale_grad(param)
+        if param._loss_scale is not None:
+            unscale_grad(param)
         if rule._state is None:
             rule._prepare(param)
     kernel, keys, n_scratch, scalars = rules[0]._kernel_call()
     runs: dict[numpy.dtype, list] = {}
     for rule, param in zip(rules, params):
-        state = tuple(rule._state[key] for key in keys)
+        state = [rule._state[key] for key in keys]
         array = param.array
-        if _packable(array, param.grad, state):
+        if array.size <= PACKED_PARAM_SIZE and _packable(array, param.grad, state):
             run = runs.setdefault(array.dtype, [[], 0])
             if run[1] + array.size > SINGLE_CALL_SIZE:
                 _update_packed(run[0], kernel, keys, n_scratch, scalars)
@@ -75,7 +76,7 @@ def _packable(array, grad, state) -> bool:
     for value in state:
         if value.dtype != dtype or value.shape != shape or not value.flags.c_contiguous:
             return False
-    return array.size <= PACKED_PARAM_SIZE
+    return True
 
 
 def _update_packed(members, kernel, keys, n_scratch, scalars) -> None:
