@@ -64,26 +64,16 @@ def chainer_step(sizes, batch, optimizer_name):
     else:
         optimizer = optimizers.SGD(lr=SGD_LR)
     optimizer.setup(model)
-    last = len(model) - 1
+    layers = list(model)
 
-    def step():
-        start = clock()
-        h = x
-        for i, layer in enumerate(model):
-            h = layer(h)
-            if i < last:
-                h = F.relu(h)
-        loss = F.softmax_cross_entropy(h, t)
-        forward_end = clock()
+    def forward():
+        return F.softmax_cross_entropy(mlp(layers, x, F.relu), t)
+
+    def backward(loss):
         model.cleargrads()
         loss.backward()
-        del loss
-        backward_end = clock()
-        optimizer.update()
-        end = clock()
-        return forward_end - start, backward_end - forward_end, end - backward_end, end - start
 
-    return step
+    return phase_timed(forward, backward, optimizer.update)
 
 
 def torch_step(sizes, batch, optimizer_name):
@@ -106,22 +96,36 @@ def torch_step(sizes, batch, optimizer_name):
         optimizer = torch.optim.Adam(model.parameters(), lr=ADAM_ALPHA)
     else:
         optimizer = torch.optim.SGD(model.parameters(), lr=SGD_LR)
-    last = len(layers) - 1
+
+    def forward():
+        return torch.nn.functional.cross_entropy(mlp(layers, x, torch.relu), t)
+
+    def backward(loss):
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+
+    return phase_timed(forward, backward, optimizer.step)
+
+
+def mlp(layers, x, relu):
+    """The logits: the layers applied in turn, with ``relu`` between them."""
+    for layer in layers[:-1]:
+        x = relu(layer(x))
+    return layers[-1](x)
+
+
+def phase_timed(forward, backward, update):
+    """A step returning the seconds of ``loss = forward()``, ``backward(loss)``, ``update()``
+    and of the three together."""
 
     def step():
         start = clock()
-        h = x
-        for i, layer in enumerate(layers):
-            h = layer(h)
-            if i < last:
-                h = torch.relu(h)
-        loss = torch.nn.functional.cross_entropy(h, t)
+        loss = forward()
         forward_end = clock()
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        del loss
+        backward(loss)
+        del loss  # free the graph before the update, as Optimizer.update(lossfun) does
         backward_end = clock()
-        optimizer.step()
+        update()
         end = clock()
         return forward_end - start, backward_end - forward_end, end - backward_end, end - start
 

@@ -18,20 +18,21 @@ from chainer.link import Chain, Link
 from chainer.optimizers import _elementwise
 from chainer.optimizers._chunks import SINGLE_CALL_SIZE
 
+# Hyperparameters away from the defaults, so that every scalar of the kernels matters.
 OPTIMIZERS = {
-    "SGD": lambda: optimizers.SGD(lr=0.1),
-    "MomentumSGD": lambda: optimizers.MomentumSGD(lr=0.1),
-    "CorrectedMomentumSGD": lambda: optimizers.CorrectedMomentumSGD(lr=0.1),
-    "NesterovAG": lambda: optimizers.NesterovAG(lr=0.1),
-    "AdaGrad": lambda: optimizers.AdaGrad(lr=0.1),
-    "AdaDelta": lambda: optimizers.AdaDelta(),
-    "RMSprop": lambda: optimizers.RMSprop(eps_inside_sqrt=True),
-    "RMSpropGraves": lambda: optimizers.RMSpropGraves(),
-    "SMORMS3": lambda: optimizers.SMORMS3(),
-    "Adam": lambda: optimizers.Adam(alpha=0.05),
+    "SGD": lambda: optimizers.SGD(lr=0.05),
+    "MomentumSGD": lambda: optimizers.MomentumSGD(lr=0.05, momentum=0.8),
+    "CorrectedMomentumSGD": lambda: optimizers.CorrectedMomentumSGD(lr=0.05, momentum=0.7),
+    "NesterovAG": lambda: optimizers.NesterovAG(lr=0.05, momentum=0.85),
+    "AdaGrad": lambda: optimizers.AdaGrad(lr=0.05, eps=1e-6),
+    "AdaDelta": lambda: optimizers.AdaDelta(rho=0.9, eps=1e-5),
+    "RMSprop": lambda: optimizers.RMSprop(lr=0.02, alpha=0.9, eps_inside_sqrt=True),
+    "RMSpropGraves": lambda: optimizers.RMSpropGraves(lr=1e-3, momentum=0.8),
+    "SMORMS3": lambda: optimizers.SMORMS3(lr=0.01),
+    "Adam": lambda: optimizers.Adam(alpha=0.05, beta1=0.8, beta2=0.99),
     "AdamW": lambda: optimizers.AdamW(weight_decay_rate=0.01, eta=0.5),
-    "AMSGrad": lambda: optimizers.AMSGrad(),
-    "MSVAG": lambda: optimizers.MSVAG(),
+    "AMSGrad": lambda: optimizers.AMSGrad(alpha=0.02),
+    "MSVAG": lambda: optimizers.MSVAG(lr=0.05, beta=0.8),
 }
 GROUPED = list(OPTIMIZERS)
 
