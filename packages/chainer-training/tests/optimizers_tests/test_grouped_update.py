@@ -392,3 +392,18 @@ def test_a_parameter_overriding_update_is_called(with_rule, grouped_calls):
     expected = 0.5 if with_rule else 1.0
     numpy.testing.assert_array_equal(model.first.extra.array, numpy.full(3, expected))
     assert sum(len(call) for call in grouped_calls) == 8
+
+
+def _tie_arrays(model, optimizer):
+    # Two parameters holding one array (not one Parameter listed twice): each update applies
+    # in full before the next, as on the per-parameter path.
+    model.second.w.array = model.first.w.array
+    model.second.targets["w"] = model.first.targets["w"]
+
+
+@pytest.mark.parametrize("name", ["AdamW", "MSVAG"])
+def test_parameters_sharing_an_array_update_it_one_after_the_other(name, monkeypatch):
+    make = OPTIMIZERS[name]
+    model, optimizer = train(make, 3, prepare=_tie_arrays)
+    assert model.second.w.array is model.first.w.array
+    assert_same(model, optimizer, *reference(monkeypatch, make, 3, prepare=_tie_arrays))

@@ -80,17 +80,20 @@ def _packable(array, grad, state) -> bool:
 
 
 def _update_packed(members, kernel, keys, n_scratch, scalars) -> None:
-    if len(members) == 1:
-        rule, param = members[0]
-        state = tuple(rule._state[key] for key in keys)
-        update_in_chunks(kernel, param.array, param.grad, state, n_scratch, *scalars)
+    arrays = [param.array for _, param in members]
+    if len({id(array) for array in arrays}) < len(members) or len(members) == 1:
+        # One member, or parameters sharing one array: a pack would interleave their
+        # updates operation by operation instead of running them one after the other.
+        for rule, param in members:
+            state = tuple(rule._state[key] for key in keys)
+            update_in_chunks(kernel, param.array, param.grad, state, n_scratch, *scalars)
         return
     pack = _current_pack(members, keys)
     size = pack.size
     buffers = scratch_buffers(pack.dtype, n_scratch + 1)
     grad = buffers[n_scratch][:size]
     numpy.concatenate([param.grad.reshape(-1) for _, param in members], out=grad)
-    params = _Segments([param.array.reshape(-1) for _, param in members], pack.bounds)
+    params = _Segments([array.reshape(-1) for array in arrays], pack.bounds)
     scratch = [buffer[:size] for buffer in buffers[:n_scratch]]
     kernel(params, grad, *pack.flats, *scratch, *scalars)
 
