@@ -48,6 +48,7 @@ BENCHMARKS = [
     Benchmark("autograd_chain"),
     Benchmark("link_params"),
     Benchmark("adam_update", needs=("torch",)),
+    Benchmark("mlp_optimizer", needs=("torch",)),
     Benchmark("conv_lenet", takes_threads=True),
     Benchmark("n_step_lstm", takes_threads=True),
     Benchmark("chainerx_mlp", needs=("chainerx",)),

@@ -46,7 +46,7 @@ class TestDocsVariablesAndDerivatives:
     def test_an_empty_output_starts_from_an_empty_gradient(self):
         # ChainerMN's delegate variables are empty; backward from them reaches their creator.
         x = Variable(f32([1, 2]))
-        empty = chainer.functions.concat([x[:0], x[:0]], axis=0) * 3
+        empty = (x[:0] + x[:0]) * 3  # core operators only: chainer-links is not a dependency
         assert empty.shape == (0,)
         empty.backward()
         numpy.testing.assert_array_equal(x.grad, f32([0, 0]))

@@ -6,7 +6,7 @@ classes is ``chainer.optimizer`` (their ``__module__`` says so, for pickles and 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import numpy
@@ -89,6 +89,14 @@ class HyperparameterProxy:
 
     def __set__(self, obj, value: Any) -> None:
         setattr(obj.hyperparam, self._attr_name, value)
+
+
+def unscale_grad(param) -> None:
+    """Divide a gradient computed with a loss scale (``param._loss_scale``) by that scale."""
+    if param._loss_scale is not None:
+        # Out of place: a gradient may be a read-only broadcast view.
+        param.grad = param.grad / param._loss_scale
+        param._loss_scale = None
 
 
 def _register_hook(pre: dict, post: dict, hook: Callable, name: str | None, timing: str) -> None:
@@ -184,12 +192,18 @@ class UpdateRule:
         if self._use_fp32_update and param.dtype == numpy.float16:
             self._update_fp32_master(param)
             return
-        if param._loss_scale is not None:
-            # Out of place: a gradient may be a read-only broadcast view.
-            param.grad = param.grad / param._loss_scale
-            param._loss_scale = None
+        unscale_grad(param)
         self._prepare(param)
         self._run_hooks_and_core(param)
+
+    def _group_key(self, param) -> Hashable | None:
+        """Key under which this rule's update may run grouped with others, or ``None``.
+
+        Rules with equal keys are updated together by the callable that is the key's first
+        item, given the list of their parameters (see ``chainer._grouped_update``). The base
+        class never groups.
+        """
+        return None
 
     def _update_fp32_master(self, param) -> None:
         # Small float16 steps round away; a float32 master copy accumulates them.

@@ -28,6 +28,7 @@ import numbers
 import warnings
 from collections.abc import Callable
 
+from chainer._grouped_update import update_params
 from chainer._update_rule import (
     Hyperparameter,
     HyperparameterProxy,
@@ -322,8 +323,7 @@ class GradientMethod(Optimizer):
             return
         self.call_hooks("pre")
         self.t += 1
-        for param in self.target.params(include_uninit=False):
-            param.update()
+        update_params(self.target.params(include_uninit=False))
         self.reallocate_cleared_grads()
         self.call_hooks("post")
         self.update_loss_scale()

@@ -90,6 +90,17 @@ def test_scalar_is_cast_to_the_variable_dtype():
     assert (half * numpy.float64(3)).dtype == numpy.float16
 
 
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32])
+@pytest.mark.parametrize("constant", [2, 2.0, numpy.int64(2), numpy.float64(2.0)])
+def test_division_of_a_0d_variable_by_a_scalar_keeps_its_dtype(dtype, constant):
+    # NumPy 1 gives float64 for 1 / numpy.float16(2): the reciprocal is taken in the dtype.
+    x = Variable(numpy.array(3, dtype))
+    y = x / constant
+    assert y.dtype == dtype and float(y.array) == 1.5
+    y.backward()
+    assert x.grad.dtype == dtype and float(x.grad) == 0.5
+
+
 def test_array_operand_is_cast_to_the_variable_dtype():
     # v7: a constant array of another dtype takes the variable's dtype (both sides).
     x = Variable(numpy.array([1.5, 2.5], numpy.float32))
@@ -178,3 +189,37 @@ def test_abs_of_0d_input_has_a_gradient():
     x = Variable(numpy.array(-2.0))
     abs(x).backward()
     assert x.grad == -1.0
+
+
+@pytest.mark.parametrize(
+    "node, label",
+    [
+        (basic_math.Neg(), "__neg__"),
+        (basic_math.Absolute(), "|_|"),
+        (basic_math.Add(), "_ + _"),
+        (basic_math.Sub(), "_ - _"),
+        (basic_math.Mul(), "_ * _"),
+        (basic_math.Div(), "_ / _"),
+        (basic_math.PowVarVar(), "_ ** _"),
+        (basic_math.FloorDivide(), "_ // _"),
+        (basic_math.AddConstant(2.0), "_ + 2.0"),
+        (basic_math.SubFromConstant(-2), "(-2) - _"),
+        (basic_math.MulConstant(numpy.float32(2)), "_ * 2.0"),
+        (basic_math.DivFromConstant(numpy.array([1, 2])), "constant array / _"),
+        (basic_math.PowVarConst(3), "_ ** 3"),
+        (basic_math.PowConstVar(-0.5), "(-0.5) ** _"),
+    ],
+)
+def test_labels_are_v7s(node, label):
+    assert node.label == label
+
+
+def test_label_of_a_variable_constant_and_of_a_bad_one():
+    assert basic_math.constant_label(Variable(numpy.array([1.0, 2.0]))) == "constant array"
+    with pytest.raises(ValueError, match=r"must be a Variable, a scalar or an array, got dict"):
+        basic_math.constant_label({})
+
+
+def test_type_errors_name_the_operation_by_its_label():
+    with pytest.raises(type_check.InvalidType, match=r"performed in: _ \* _ \(Forward\)"):
+        Variable(numpy.ones(2, numpy.float32)) * Variable(numpy.ones(2, numpy.float64))

@@ -302,3 +302,37 @@ def test_before_test_saw_each_test_with_its_backend():
         ("test_double_backward", "numpy"),
         ("test_forward", "numpy"),
     ]
+
+
+def test_options_updated_in_set_up_stay_with_that_test():
+    class LoosensInSetUp(testing.FunctionTestCase):
+        def setUp(self):
+            self.check_backward_options.update({"eps": 0.25})  # as many v7 tests do
+
+    class KeepsTheDefaults(testing.FunctionTestCase):
+        pass
+
+    loose = LoosensInSetUp("run")
+    loose.setUp()
+    assert loose.check_backward_options == {"eps": 0.25}
+    assert KeepsTheDefaults("run").check_backward_options == {}
+    assert testing.FunctionTestCase.check_backward_options == {}
+
+
+@testing.inject_backend_tests(None, [{}])
+class TestOutputWithoutGradientIsLeftOut(testing.FunctionTestCase):
+    """Two outputs, the second given no gradient (None): both gradient checks pass (v7)."""
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(0.5, 1.5, (3,)),)
+
+    def forward(self, inputs, device):
+        (x,) = inputs
+        return x * x, exponential.exp(x)
+
+    def forward_expected(self, inputs):
+        (x,) = inputs
+        return x * x, numpy.exp(x)
+
+    def generate_grad_outputs(self, outputs_template):
+        return (numpy.random.uniform(-1, 1, outputs_template[0].shape), None)

@@ -120,3 +120,25 @@ def test_generated_tests_pass_and_fail_under_pytest(run_pytest):
         "test_forward": "FAILED"
     }
     assert sum(v == "FAILED" for v in wrong.values()) == 6, run.output
+
+
+TINY_STEP_SOURCE = """
+import unittest
+from chainer import testing
+
+def square(x):
+    return x * x
+
+@testing.unary_math_function_unittest(
+    square, backward_options={"eps": 1e-6}, double_backward_options={"eps": 1e-6})
+class TestTinyStep(unittest.TestCase):
+    pass
+"""
+
+
+def test_given_options_update_the_float64_presets(run_pytest):
+    # A step of 1e-6 vanishes in float16: the check passes only if the float64 numerical
+    # derivative of the presets is kept when options are given (v7 updates the presets).
+    run = run_pytest(TINY_STEP_SOURCE, "-m", "not gpu and not chainerx")
+    results = {k: v for k, v in run.outcomes.items() if "float16" in k and "backward" in k}
+    assert len(results) == 4 and set(results.values()) == {"PASSED"}, run.output

@@ -3,7 +3,8 @@
 import numpy
 import pytest
 
-from chainer import testing
+import chainer
+from chainer import gradient_check, testing
 from chainer.distributions import Bernoulli
 from chainer.distributions.distribution import kl_divergence
 
@@ -102,3 +103,25 @@ def test_invalid_parameters():
         Bernoulli(numpy.ones(1), numpy.ones(1))
     with pytest.raises(ValueError, match=r"Bernoulli: p must be in \[0, 1\], got 1\.5"):
         Bernoulli(numpy.array([0.5, 1.5]))
+
+
+def test_private_log_prob_of_a_logit():
+    # v7's private name: log P(x) from the log-odds, the relaxed form for any x.
+    from chainer.distributions.bernoulli import _bernoulli_log_prob
+
+    logit = numpy.array([-3.0, 0.0, 1.5, 4.0])
+    x = numpy.array([0.0, 1.0, 0.25, 1.0])
+    p = 1 / (1 + numpy.exp(-logit))
+    expected = x * numpy.log(p) + (1 - x) * numpy.log1p(-p)
+    numpy.testing.assert_allclose(_bernoulli_log_prob(logit, x).array, expected, rtol=1e-12)
+    gradient_check.check_backward(lambda lo: _bernoulli_log_prob(lo, x), logit, numpy.ones(4))
+
+
+def test_private_log_prob_of_infinite_logits_backprops():
+    from chainer.distributions.bernoulli import _bernoulli_log_prob
+
+    logit = chainer.Variable(numpy.array([numpy.inf, numpy.inf, -numpy.inf]))
+    y = _bernoulli_log_prob(logit, numpy.array([1.0, 0.0, 0.0]))
+    numpy.testing.assert_array_equal(y.array, [0.0, -numpy.inf, 0.0])
+    chainer.functions.sum(y[numpy.array([0, 2])]).backward()
+    numpy.testing.assert_array_equal(logit.grad, [0.0, 0.0, 0.0])

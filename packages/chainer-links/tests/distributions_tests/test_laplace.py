@@ -3,7 +3,7 @@
 import numpy
 import pytest
 
-from chainer import testing
+from chainer import gradient_check, testing
 from chainer.distributions import Laplace
 from chainer.distributions.distribution import kl_divergence
 
@@ -75,3 +75,16 @@ def test_kl(dtype):
 def test_invalid_parameters():
     with pytest.raises(ValueError, match=r"Laplace: scale must be positive, got -1\.0"):
         Laplace(numpy.zeros(1), -numpy.ones(1))
+
+
+def test_private_standard_cdf_and_its_inverse():
+    # v7's private names of the standard Laplace CDF and inverse CDF (ours back Laplace).
+    from chainer.distributions.laplace import _laplace_cdf, _laplace_icdf
+
+    z = numpy.array([-2.0, -0.5, 0.0, 0.7, 3.0])
+    expected = numpy.where(z < 0, 0.5 * numpy.exp(z), 1 - 0.5 * numpy.exp(-z))
+    numpy.testing.assert_allclose(_laplace_cdf(z).array, expected, rtol=1e-12)
+    numpy.testing.assert_allclose(_laplace_icdf(expected).array, z, rtol=1e-12, atol=1e-15)
+    p = numpy.array([0.1, 0.4, 0.8])
+    gradient_check.check_backward(_laplace_icdf, p, numpy.ones(3), rtol=1e-5)
+    gradient_check.check_backward(_laplace_cdf, z[z != 0], numpy.ones(4), rtol=1e-5)

@@ -3,7 +3,8 @@
 import numpy
 import pytest
 
-from chainer import testing
+import chainer
+from chainer import gradient_check, testing
 from chainer.distributions import MultivariateNormal, Normal
 from chainer.distributions.distribution import kl_divergence
 
@@ -136,3 +137,22 @@ def test_invalid_parameters():
         MultivariateNormal(loc, scale_tril=numpy.array([[1.0, 0.0], [0.5, -1.0]]))
     with pytest.raises(TypeError, match="unexpected keyword argument"):
         MultivariateNormal(loc, scale_tril=numpy.eye(2), covariance=numpy.eye(2))
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_private_triangular_inverse(lower):
+    # v7's private name: the inverse of one triangle of a square matrix.
+    from chainer.distributions.multivariate_normal import _triangular_inv
+
+    rng = numpy.random.RandomState(0)
+    full = rng.normal(size=(4, 4)) + 4 * numpy.eye(4)
+    triangle = numpy.tril(full) if lower else numpy.triu(full)
+    y = _triangular_inv(full, lower=lower)  # the other triangle is ignored
+    numpy.testing.assert_allclose(y.array, numpy.linalg.inv(triangle), rtol=1e-10)
+    x = chainer.Variable(full)
+    chainer.functions.sum(_triangular_inv(x, lower=lower)).backward()
+    other = numpy.triu(numpy.ones((4, 4)), 1) if lower else numpy.tril(numpy.ones((4, 4)), -1)
+    assert (x.grad[other == 1] == 0).all()
+    gradient_check.check_backward(
+        lambda a: _triangular_inv(a, lower=lower), triangle, rng.normal(size=(4, 4)), rtol=1e-5
+    )

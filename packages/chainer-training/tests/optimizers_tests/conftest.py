@@ -11,10 +11,10 @@ import pytest
 import chainer
 from chainer._ops.array_ops import sum as sum_all
 from chainer.link import Link
-from chainer.optimizers._elementwise import CHUNK_SIZE
+from chainer.optimizers._chunks import SINGLE_CALL_SIZE
 
-# Longer than two chunks and not a multiple of the chunk: every chunk-boundary case.
-BIG_SIZE = 2 * CHUNK_SIZE + 3
+# Chunked (longer than a single call) and not a multiple of the chunk: every boundary case.
+BIG_SIZE = SINGLE_CALL_SIZE + 3
 
 
 class Quadratic(Link):

@@ -8,7 +8,12 @@ import pytest
 import chainer
 from chainer import optimizers
 from chainer.link import Link
-from chainer.optimizers._elementwise import CHUNK_SIZE, compute_dtype, update_in_chunks
+from chainer.optimizers._chunks import (
+    CHUNK_SIZE,
+    SINGLE_CALL_SIZE,
+    compute_dtype,
+    update_in_chunks,
+)
 
 
 def _add_kernel(seen):
@@ -24,14 +29,36 @@ def _add_kernel(seen):
 
 
 def test_chunks_cover_the_array_in_cache_sized_pieces():
-    size = 2 * CHUNK_SIZE + 5
+    size = SINGLE_CALL_SIZE + 5
     param, state = numpy.zeros((size,)), numpy.zeros((size,))
     grad = numpy.arange(size, dtype=numpy.float64)
     seen = []
     update_in_chunks(_add_kernel(seen), param, grad, (state,), 1, 2.0)
-    assert [s[0] for s in seen] == [(CHUNK_SIZE,), (CHUNK_SIZE,), (5,)]
+    chunks = SINGLE_CALL_SIZE // CHUNK_SIZE
+    assert [s[0] for s in seen] == [(CHUNK_SIZE,)] * chunks + [(5,)]
     numpy.testing.assert_array_equal(param, 2 * grad)
     numpy.testing.assert_array_equal(state, -grad)
+
+
+@pytest.mark.parametrize("size", [CHUNK_SIZE + 1, SINGLE_CALL_SIZE])
+def test_middle_sized_arrays_get_one_call_on_the_arrays_themselves(size):
+    param, state = numpy.zeros((size, 1)), numpy.zeros((size, 1))
+    grad = numpy.arange(size, dtype=numpy.float64).reshape(size, 1)
+    seen = []
+    update_in_chunks(_add_kernel(seen), param, grad, (state,), 1, 2.0)
+    assert [s[0] for s in seen] == [(size, 1)]
+    numpy.testing.assert_array_equal(param, 2 * grad)
+    numpy.testing.assert_array_equal(state, -grad)
+
+
+def test_float16_arrays_are_staged_chunk_by_chunk():
+    size = CHUNK_SIZE + 1
+    param = numpy.zeros(size, numpy.float16)
+    seen = []
+    grad, state = numpy.ones(size, numpy.float16), numpy.zeros(size, numpy.float16)
+    update_in_chunks(_add_kernel(seen), param, grad, (state,), 1, 1.0)
+    assert [s[0] for s in seen] == [(CHUNK_SIZE,), (1,)]
+    numpy.testing.assert_array_equal(param, grad)
 
 
 def test_float16_is_computed_in_float32_and_rounded_back():

@@ -11,6 +11,19 @@ from chainer.function_node import FunctionNode
 from chainer.variable import Variable
 
 
+def constant_label(value) -> str:
+    """How a constant operand appears in labels (as v7): ``2``, ``(-2.0)``, ``constant array``."""
+    if isinstance(value, Variable):
+        value = value._array
+    if numpy.isscalar(value):
+        return f"({value})" if value < 0 else str(value)
+    if _variable_checks.is_supported_array(value):
+        return "constant array"
+    raise ValueError(
+        f"a constant operand must be a Variable, a scalar or an array, got {type(value).__name__}"
+    )
+
+
 def _sum_to(gx: Variable, shape: tuple) -> Variable:
     if gx._array.shape == shape:
         return gx
@@ -38,6 +51,7 @@ class Add(FunctionNode):
     """Sum of any number of same-dtype, broadcastable inputs."""
 
     is_elementwise = True
+    label = "_ + _"
 
     def _check_arrays(self, in_data: tuple) -> None:
         if not in_data:
@@ -66,6 +80,10 @@ class AddConstant(FunctionNode):
     def __init__(self, value) -> None:
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return f"_ + {constant_label(self.value)}"
+
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(inputs[0] + self.value),)
 
@@ -74,6 +92,8 @@ class AddConstant(FunctionNode):
 
 
 class Sub(_Binary):
+    label = "_ - _"
+
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(inputs[0] - inputs[1]),)
 
@@ -88,6 +108,10 @@ class SubFromConstant(FunctionNode):
     def __init__(self, value) -> None:
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return f"{constant_label(self.value)} - _"
+
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(self.value - inputs[0]),)
 
@@ -97,6 +121,7 @@ class SubFromConstant(FunctionNode):
 
 class Neg(FunctionNode):
     is_elementwise = True
+    label = "__neg__"
 
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(-inputs[0]),)
@@ -106,6 +131,8 @@ class Neg(FunctionNode):
 
 
 class Mul(_Binary):
+    label = "_ * _"
+
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0, 1)
         return (force_array(inputs[0] * inputs[1]),)
@@ -122,6 +149,10 @@ class MulConstant(FunctionNode):
     def __init__(self, value) -> None:
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return f"_ * {constant_label(self.value)}"
+
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(inputs[0] * self.value),)
 
@@ -130,6 +161,8 @@ class MulConstant(FunctionNode):
 
 
 class Div(_Binary):
+    label = "_ / _"
+
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0, 1)
         return (force_array(inputs[0] / inputs[1]),)
@@ -151,6 +184,10 @@ class DivFromConstant(FunctionNode):
     def __init__(self, value) -> None:
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return f"{constant_label(self.value)} / _"
+
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0,)
         return (force_array(self.value / inputs[0]),)
@@ -161,6 +198,8 @@ class DivFromConstant(FunctionNode):
 
 
 class PowVarVar(_Binary):
+    label = "_ ** _"
+
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0, 1)
         return (force_array(inputs[0] ** inputs[1]),)
@@ -186,6 +225,10 @@ class PowVarConst(FunctionNode):
     def __init__(self, value) -> None:
         self.value = value
 
+    @property
+    def label(self) -> str:
+        return f"_ ** {constant_label(self.value)}"
+
     def _check_arrays(self, in_data: tuple) -> None:
         _util.check_float(in_data)
 
@@ -204,6 +247,10 @@ class PowConstVar(FunctionNode):
 
     def __init__(self, value) -> None:
         self.value = value
+
+    @property
+    def label(self) -> str:
+        return f"{constant_label(self.value)} ** _"
 
     def _check_arrays(self, in_data: tuple) -> None:
         _util.check_float(in_data)
@@ -224,6 +271,7 @@ class PowConstVar(FunctionNode):
 
 class Absolute(FunctionNode):
     is_elementwise = True
+    label = "|_|"
 
     def _check_arrays(self, in_data: tuple) -> None:
         _util.check_float(in_data)
@@ -241,6 +289,8 @@ class Absolute(FunctionNode):
 class FloorDivide(_Binary):
     """``//``: piecewise constant, so its gradient is zero (reported as no gradient)."""
 
+    label = "_ // _"
+
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(inputs[0] // inputs[1]),)
 
@@ -254,6 +304,17 @@ def _const(x: Variable, value):
 
 
 _SCALARS = (int, float, numpy.generic)
+
+
+_NUMPY_1 = int(numpy.__version__.split(".")[0]) < 2
+
+
+def _reciprocal(c):
+    """``1 / c``, in the dtype of a float constant (NumPy 1's value-based casting would
+    promote ``1 / numpy.float32(c)`` to float64; NumPy 2 keeps the dtype by itself)."""
+    if _NUMPY_1 and c.dtype.kind == "f":
+        return c.dtype.type(1) / c
+    return 1 / c
 
 
 def _array_operand(value, x: Variable) -> Variable:
@@ -318,7 +379,7 @@ OPERATORS = {
     "__rsub__": _operator(Sub, SubFromConstant, reflected=True),
     "__mul__": _operator(Mul, MulConstant),
     "__rmul__": _operator(Mul, MulConstant),
-    "__truediv__": _operator(Div, lambda c: MulConstant(1 / c)),
+    "__truediv__": _operator(Div, lambda c: MulConstant(_reciprocal(c))),
     "__rtruediv__": _operator(Div, DivFromConstant, reflected=True),
     "__floordiv__": _operator(FloorDivide, None),
     "__rfloordiv__": _operator(FloorDivide, None, reflected=True),

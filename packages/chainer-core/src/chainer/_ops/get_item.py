@@ -37,6 +37,8 @@ def _is_advanced(slices: tuple) -> bool:
 class GetItem(FunctionNode):
     def __init__(self, slices) -> None:
         self.slices = _normalize(slices)
+        if sum(1 for s in self.slices if s is Ellipsis) > 1:
+            raise ValueError(f"get_item: an index can hold one Ellipsis, got {slices!r}")  # v7
 
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]

@@ -8,9 +8,22 @@ import chainer.functions as F
 from chainer.distributions import utils
 from chainer.distributions.distribution import Distribution, register_kl
 from chainer.utils.cache import cached_property
-from chainer.variable import Variable
+from chainer.variable import Variable, as_variable
 
 __all__ = ["Bernoulli"]
+
+
+def _relaxed_log_prob(log_p: Variable, log_q: Variable, x: Variable) -> Variable:
+    # x log p + (1 - x) log q, with 0 * log(0) = 0.
+    return utils.times_log(x, log_p) + utils.times_log(1 - x, log_q)
+
+
+def _bernoulli_log_prob(logit, x) -> Variable:
+    """``log P(x)`` of the Bernoulli law of log-odds ``logit`` (the relaxed form: any ``x``);
+    infinite logits give finite or ``-inf`` values."""
+    logit = as_variable(logit)
+    x = utils.as_points(x, logit.dtype)
+    return _relaxed_log_prob(-F.softplus(-logit), -F.softplus(logit), x)
 
 
 class Bernoulli(Distribution):
@@ -86,7 +99,7 @@ class Bernoulli(Distribution):
 
     def log_prob(self, x) -> Variable:
         x = utils.as_points(x, self.p.dtype)
-        y = utils.times_log(x, self._log_p) + utils.times_log(1 - x, self._log_q)
+        y = _relaxed_log_prob(self._log_p, self._log_q, x)
         if not self.binary_check:
             return y
         binary = (x.array == 0) | (x.array == 1)

@@ -9,9 +9,22 @@ from chainer.distributions import utils
 from chainer.distributions._location_scale import LocationScaleDistribution
 from chainer.distributions.distribution import register_kl
 from chainer.utils.cache import cached_property
-from chainer.variable import Variable
+from chainer.variable import Variable, as_variable
 
 __all__ = ["Laplace"]
+
+
+def _laplace_cdf(z) -> Variable:
+    """The cumulative distribution function of the standard Laplace law (loc 0, scale 1)."""
+    z = as_variable(z)
+    # sign(z) is piecewise constant: it carries no gradient, and none is lost.
+    return 0.5 - 0.5 * F.sign(z) * F.expm1(-F.absolute(z))
+
+
+def _laplace_icdf(p) -> Variable:
+    """The inverse of :func:`_laplace_cdf`, for probabilities ``p`` in ``(0, 1)``."""
+    centred = as_variable(p) - 0.5
+    return -F.sign(centred) * F.log1p(-2 * F.absolute(centred))
 
 
 class Laplace(LocationScaleDistribution):
@@ -39,13 +52,10 @@ class Laplace(LocationScaleDistribution):
         return F.exp(-F.absolute(self._standardize(x))) / (2 * self.scale)
 
     def cdf(self, x) -> Variable:
-        z = self._standardize(x)
-        # sign(z) is piecewise constant: it carries no gradient, and none is lost.
-        return 0.5 - 0.5 * F.sign(z) * F.expm1(-F.absolute(z))
+        return _laplace_cdf(self._standardize(x))
 
     def icdf(self, x) -> Variable:
-        centred = utils.as_points(x, self.loc.dtype) - 0.5
-        return self.loc - self.scale * F.sign(centred) * F.log1p(-2 * F.absolute(centred))
+        return self.loc + self.scale * _laplace_icdf(utils.as_points(x, self.loc.dtype))
 
     @cached_property
     def entropy(self) -> Variable:

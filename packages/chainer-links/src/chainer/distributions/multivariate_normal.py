@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import chainer.functions as F
+from chainer import backend
 from chainer.distributions import utils
 from chainer.distributions.distribution import Distribution, register_kl
 from chainer.distributions.normal import LOG_SQRT_2PI
 from chainer.utils import argument
 from chainer.utils.cache import cached_property
-from chainer.variable import Variable
+from chainer.variable import Variable, as_variable
 
 __all__ = ["MultivariateNormal"]
 
@@ -18,6 +19,16 @@ def _lower_triangular_with_positive_diagonal(xp, tril):
     upper = xp.triu(xp.ones((d, d), dtype=bool), 1)
     diagonal = xp.eye(d, dtype=bool)
     return xp.where(upper, tril == 0, True) & xp.where(diagonal, tril > 0, True)
+
+
+def _triangular_inv(x, lower: bool = True) -> Variable:
+    """The inverse of the lower (``lower=True``) or upper triangle of the square matrix ``x``;
+    the other triangle is ignored and gets no gradient."""
+    x = as_variable(x)
+    xp = backend.get_array_module(x)
+    triangle = xp.tril if lower else xp.triu
+    mask = triangle(xp.ones(x.shape, dtype=x.dtype))
+    return F.inv(x * mask)
 
 
 class MultivariateNormal(Distribution):

@@ -182,9 +182,17 @@ def times_log(coefficient, log_value: Variable) -> Variable:
     return coefficient * F.where(zero, xp.zeros((), dtype=log_value.dtype), log_value)
 
 
-def modified_xlogx(x: Variable) -> Variable:
-    """``x * log(x)`` with the limit ``0`` at ``x = 0`` (entropies of discrete laws)."""
+def modified_xlogx(x) -> Variable:
+    """``x * log(x)`` with the limit ``0`` at ``x = 0`` (entropies of discrete laws).
+
+    ``x`` is a variable or an array; the gradient at ``0`` is taken as ``0``.
+    """
+    x = as_variable(x)
     xp = backend.get_array_module(x)
     positive = x.array > 0
     safe = F.where(positive, x, xp.ones((), dtype=x.dtype))
     return F.where(positive, safe * F.log(safe), xp.zeros((), dtype=x.dtype))
+
+
+# Chainer v7's private name of the same function.
+_modified_xlogx = modified_xlogx

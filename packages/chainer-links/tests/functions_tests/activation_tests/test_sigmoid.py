@@ -50,6 +50,17 @@ def test_sigmoid_keeps_its_output_for_backward():
     numpy.testing.assert_allclose(gx.array, [s * (1 - s)], rtol=1e-6)
 
 
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_sigmoid_gradient_of_a_0d_input_keeps_its_dtype(dtype):
+    # NumPy 1 computes 1 - y of a 0-d float16/float32 y in float64.
+    x = chainer.Variable(numpy.array(0.3, dtype))
+    y = F.sigmoid(x)
+    (gx,) = chainer.grad([y], [x], [chainer.Variable(numpy.array(1.0, dtype))])
+    assert gx.dtype == dtype
+    s = 1 / (1 + numpy.exp(-0.3))
+    numpy.testing.assert_allclose(gx.array, s * (1 - s), rtol=1e-3)
+
+
 def test_sigmoid_rejects_integer_input():
     with pytest.raises(type_check.InvalidType, match=r"Sigmoid[\s\S]*x\.dtype\.kind == f"):
         F.sigmoid(numpy.arange(3))

@@ -111,3 +111,33 @@ def test_geometry_arguments_are_checked():
         F.as_strided(x, (2, 2), (1,))
     with pytest.raises(ValueError, match=r"shape must not be negative, got \(-1,\)"):
         F.as_strided(x, (-1,), (1,))
+
+
+def test_a_numpy_strided_view_reads_the_storage_of_its_base():
+    # numpy's as_strided views hang their base on a non-array holder; positions still count
+    # in the storage of the array behind it.
+    storage = numpy.arange(8, dtype=numpy.float32)
+    view = numpy.lib.stride_tricks.as_strided(storage[3:], (3, 3), (-4, 8))
+    x = chainer.Variable(view)  # [[3, 5, 7], [2, 4, 6], [1, 3, 5]]
+    y = F.as_strided(x, (3, 3), (1, 2), 0)
+    numpy.testing.assert_array_equal(y.array, _strided_loops(storage, (3, 3), (1, 2), 0))
+    y.grad = numpy.ones((3, 3), numpy.float32)
+    y.backward()
+    # storage positions 1..5 are read by x 1, 2, 2, 2, 1 times: each copy gets its share
+    numpy.testing.assert_array_equal(x.grad, [[0.5, 0.5, 0], [2, 2, 1], [1, 0.5, 0.5]])
+
+
+def test_the_private_stride_array_reads_the_storage():
+    from chainer.functions.array.as_strided import _stride_array
+
+    x = numpy.arange(8, dtype=numpy.float32)
+    numpy.testing.assert_array_equal(_stride_array(x, (4,), (-1,), 3), [3, 2, 1, 0])
+
+
+@pytest.mark.parametrize("dtype", [numpy.int16, numpy.int64])
+def test_integer_gradients_are_refused(dtype):
+    x = chainer.Variable(numpy.arange(4, dtype=dtype))
+    y = F.as_strided(x, (4,), (-1,), 3)
+    y.grad = numpy.ones(4, dtype)
+    with pytest.raises(TypeError, match=r"needs a floating-point gradient, got int"):
+        chainer.grad([y], [x])

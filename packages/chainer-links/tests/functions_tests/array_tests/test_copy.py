@@ -1,4 +1,4 @@
-"""copy: chainer-core's implementation at Chainer's path; the gradient travels back."""
+"""copy: chainer-core's node at Chainer's path; the gradient travels back."""
 
 import numpy
 
@@ -10,7 +10,6 @@ from chainer.functions.array.copy import Copy, copy
 
 def test_is_the_core_implementation():
     assert Copy is array_ops.Copy
-    assert copy is array_ops.copy
     assert F.copy is copy
 
 
@@ -24,3 +23,12 @@ def test_copy_to_cpu_keeps_the_gradient_path():
         x.cleargrad()
         y.backward()
         numpy.testing.assert_array_equal(x.grad, numpy.full(3, 2))
+
+
+def test_cuda_dummy_device_means_the_cpu():
+    from chainer.backends import cuda
+
+    x = chainer.Variable(numpy.arange(3, dtype=numpy.float32))
+    y = F.copy(x, cuda.DummyDevice)
+    assert isinstance(y.device, chainer.backend.CpuDevice)
+    numpy.testing.assert_array_equal(y.array, [0, 1, 2])

@@ -61,3 +61,11 @@ def test_flip_of_a_scalar_is_rejected():
 def test_flip_axis_must_be_int():
     with pytest.raises(TypeError, match=r"axis must be an int, got tuple"):
         F.flip(numpy.zeros((2, 2), numpy.float32), (0, 1))
+
+
+def test_the_private_flip_reverses_an_array_along_the_axis():
+    from chainer.functions.array.flip import _flip
+
+    x = numpy.arange(6).reshape(2, 3)
+    numpy.testing.assert_array_equal(_flip(x, 1), [[2, 1, 0], [5, 4, 3]])
+    numpy.testing.assert_array_equal(_flip(x, -2), [[3, 4, 5], [0, 1, 2]])

@@ -56,3 +56,9 @@ def test_out_of_range_index_is_rejected():
     # An IndexError, as for arrays, so that iterating over a variable stops at its end.
     with pytest.raises(IndexError, match=r"index \(2, 0\) is invalid for shape \(2, 3\)"):
         F.get_item(numpy.zeros((2, 3), numpy.float32), (2, 0))
+
+
+def test_two_ellipses_are_a_value_error_as_in_v7():
+    x = numpy.zeros((4, 3, 2), numpy.float32)
+    with pytest.raises(ValueError, match=r"get_item: an index can hold one Ellipsis"):
+        get_item(x, (Ellipsis, Ellipsis))

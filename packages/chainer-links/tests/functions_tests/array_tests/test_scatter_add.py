@@ -84,3 +84,9 @@ def test_dtype_mismatch_and_too_many_indexes_are_rejected():
         F.scatter_add(a, 0, numpy.ones((), numpy.float64))
     with pytest.raises(type_check.InvalidType, match=r"a.ndim >= 2"):
         F.scatter_add(a, (0, 0), numpy.ones((), numpy.float32))
+
+
+def test_two_ellipses_are_a_value_error_as_in_v7():
+    a = numpy.zeros((4, 3, 2))
+    with pytest.raises(ValueError, match=r"scatter_add: an index can hold one Ellipsis"):
+        F.scatter_add(a, (Ellipsis, Ellipsis), numpy.zeros((2, 2)))

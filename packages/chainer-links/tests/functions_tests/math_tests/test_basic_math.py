@@ -100,3 +100,9 @@ def test_add_rejects_mixed_dtypes_and_shapes():
         F.add(numpy.ones(2, numpy.float32), numpy.ones(2, numpy.float64))
     with pytest.raises(type_check.InvalidType, match=r"cannot broadcast \(2,\), \(3,\)"):
         F.add(numpy.ones(2), numpy.ones(3))
+
+
+def test_v7_private_name_of_the_constant_label():
+    assert basic_math._convert_value_to_string is core_basic_math.constant_label
+    assert basic_math._convert_value_to_string(-2) == "(-2)"
+    assert basic_math.AddConstant(2.0).label == "_ + 2.0"

@@ -97,3 +97,16 @@ def test_roi_align_rejects_bad_sampling_ratio(func, sampling_ratio):
     rois = numpy.zeros((1, 4), numpy.float32)
     with pytest.raises(TypeError, match=r"sampling_ratio must be None, an integer >= 1"):
         func(x, rois, numpy.zeros(1, numpy.int32), 2, 1.0, sampling_ratio)
+
+
+@pytest.mark.parametrize("kind", ["average", "max"])
+def test_roi_align_boxes_sampled_partly_past_the_border(kind):
+    # Scaled by 2, the box puts samples more than a pixel outside the image next to samples
+    # inside it: only the inside ones weigh pixels (the others once indexed past the span).
+    func, reduce = _FUNCS[kind]
+    x = numpy.linspace(-1, 1, 96).reshape(1, 1, 12, 8)
+    rois = numpy.array([[2, 6, 11, 7], [1, 3, 10, 5]], numpy.float64)
+    roi_indices = numpy.array([0, 0], numpy.int32)
+    y = func(x, rois, roi_indices, 5, 2.0, sampling_ratio=1)
+    expected = reference_roi_align(x, rois, roi_indices, (5, 5), 2.0, 1, reduce)
+    numpy.testing.assert_allclose(y.array, expected, atol=1e-12)

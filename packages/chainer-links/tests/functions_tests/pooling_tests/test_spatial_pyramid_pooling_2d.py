@@ -42,7 +42,7 @@ class TestSpatialPyramidPooling2D(testing.FunctionTestCase):
         return (distinct_values(self.shape, self.dtype),)
 
     def forward(self, inputs, device):
-        return (F.spatial_pyramid_pooling_2d(inputs[0], self.height),)
+        return (F.spatial_pyramid_pooling_2d(inputs[0], self.height, pooling="max"),)
 
     def forward_expected(self, inputs):
         return (_reference_pyramid(inputs[0], self.height).astype(self.dtype),)
@@ -58,12 +58,17 @@ def test_pyramid_rejects_unknown_pooling():
         F.spatial_pyramid_pooling_2d(numpy.zeros((1, 1, 4, 4), numpy.float32), 2, "average")
 
 
+def test_pyramid_requires_pooling_as_v7():
+    with pytest.raises(ValueError, match=r"pooling is required; give pooling='max'"):
+        F.spatial_pyramid_pooling_2d(numpy.zeros((1, 1, 4, 4), numpy.float32), 2)
+
+
 @pytest.mark.parametrize("height", [0, 1.5])
 def test_pyramid_rejects_bad_height(height):
     with pytest.raises(ValueError, match=r"pyramid_height must be a positive int"):
-        F.spatial_pyramid_pooling_2d(numpy.zeros((1, 1, 4, 4), numpy.float32), height)
+        F.spatial_pyramid_pooling_2d(numpy.zeros((1, 1, 4, 4), numpy.float32), height, "max")
 
 
 def test_pyramid_rejects_non_images():
     with pytest.raises(type_check.InvalidType, match=r"x\.ndim == 4"):
-        F.spatial_pyramid_pooling_2d(numpy.zeros((1, 4, 4), numpy.float32), 2)
+        F.spatial_pyramid_pooling_2d(numpy.zeros((1, 4, 4), numpy.float32), 2, "max")

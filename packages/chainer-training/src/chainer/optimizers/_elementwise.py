@@ -1,31 +1,23 @@
-"""What every optimizer's update rule shares: hyperparameter setup and in-place kernel drivers.
+"""What every optimizer's update rule shares: hyperparameter setup and kernel steps.
 
-CPU updates run a *kernel*: a function of 1-D NumPy arrays that applies the update formula
-with ufuncs writing through ``out=`` into the parameter, the state and a few scratch buffers.
-:func:`update_in_chunks` feeds it aligned chunks of the flattened arrays. NumPy evaluates one
-operation at a time, so a formula applied to whole arrays would allocate a full-size
-temporary per operation and stream every array through main memory once per operation;
-chunks that fit in cache, with scratch buffers reused across steps, avoid both. The scratch
-buffers are per thread and per dtype, so their total size is fixed however large the model.
-
-GPU updates run one CuPy elementwise kernel per rule, as Chainer's do.
+CPU updates run a *kernel* (a function of NumPy arrays applying the formula in place through
+``out=``) by :func:`~chainer.optimizers._chunks.update_in_chunks`, one parameter at a time, or
+by :func:`~chainer.optimizers._grouped.update_group` for many parameters at once. GPU updates
+run one CuPy elementwise kernel per rule, as Chainer's do.
 """
 
 from __future__ import annotations
 
 import numbers
-import threading
-from collections.abc import Callable
+from collections.abc import Hashable
 from typing import Any
 
 import numpy
 
+from chainer._grouped_update import runs_plain_cpu_update
 from chainer.optimizer import Hyperparameter, UpdateRule
-
-#: Elements per chunk: 256 KiB per float64 buffer keeps a whole kernel's working set in L2.
-CHUNK_SIZE = 1 << 15
-
-_thread_local = threading.local()
+from chainer.optimizers._chunks import KernelCall, update_in_chunks
+from chainer.optimizers._grouped import update_group as _update_group
 
 
 def set_hyperparams(hyperparam: Hyperparameter, owner: str, **values: Any) -> None:
@@ -78,6 +70,8 @@ class ElementwiseRule(UpdateRule):
     """
 
     is_elementwise = True
+    #: The pack of a grouped update whose flat arrays hold this rule's state (``_grouped``).
+    _pack = None
 
     def __init__(
         self,
@@ -95,6 +89,39 @@ class ElementwiseRule(UpdateRule):
             self.hyperparam, owner, **{n: v for n, v in given.items() if n not in flags}
         )
 
+    def __getstate__(self) -> dict:
+        # A pack holds the other rules of its group: never pickled or copied with this one.
+        state = self.__dict__.copy()
+        state.pop("_pack", None)
+        return state
+
+    def _kernel_call(self) -> KernelCall:
+        """The CPU kernel, the state keys it updates, its scratch count and trailing scalars.
+
+        Called after ``t`` is advanced, once per update; the scalars may depend on ``t``.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not implement _kernel_call")
+
+    def update_core_cpu(self, param) -> None:
+        kernel, keys, n_scratch, scalars = self._kernel_call()
+        state = self._state
+        update_in_chunks(
+            kernel, param.array, param.grad, tuple(state[k] for k in keys), n_scratch, *scalars
+        )
+
+    def _group_key(self, param) -> Hashable | None:
+        # Rules of one class at one ``t`` that read every hyperparameter from the same parent
+        # compute the same kernel scalars, so one computation serves the whole group.
+        hyperparam = self.hyperparam
+        if (
+            len(hyperparam.__dict__) != 1
+            or type(self).update_core_cpu is not ElementwiseRule.update_core_cpu
+            or type(self)._kernel_call is ElementwiseRule._kernel_call
+            or not runs_plain_cpu_update(self, param)
+        ):
+            return None
+        return (_update_group, type(self), self.t, hyperparam.parent)
+
 
 def check_eps_fits(owner: str, dtype: numpy.dtype, eps: float) -> None:
     """Refuse an ``eps`` that rounds to 0 in ``dtype`` (GPU kernels compute in the array's dtype).
@@ -106,95 +133,6 @@ def check_eps_fits(owner: str, dtype: numpy.dtype, eps: float) -> None:
             f"{owner}: eps={eps!r} is too small for {numpy.dtype(dtype).name} (it rounds to 0): "
             "use a larger eps or use_fp32_update()"
         )
-
-
-def compute_dtype(dtype: numpy.dtype) -> numpy.dtype:
-    """The dtype the formula is evaluated in: float32 for float16 arrays, else their own."""
-    dtype = numpy.dtype(dtype)
-    return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
-
-
-def _scratch(dtype: numpy.dtype, count: int) -> list[numpy.ndarray]:
-    pools = getattr(_thread_local, "pools", None)
-    if pools is None:
-        pools = _thread_local.pools = {}
-    buffers = pools.setdefault(dtype, [])
-    while len(buffers) < count:
-        buffers.append(numpy.empty(CHUNK_SIZE, dtype))
-    return buffers[:count]
-
-
-def update_in_chunks(
-    kernel: Callable[..., None],
-    param: numpy.ndarray,
-    grad: numpy.ndarray,
-    state: tuple[numpy.ndarray, ...],
-    n_scratch: int,
-    *scalars: Any,
-) -> None:
-    """Run ``kernel(p, g, *state, *scratch, *scalars)`` over aligned chunks, in place.
-
-    The kernel must write its results into the chunks of ``p`` and of the state arrays (and
-    may use the ``n_scratch`` scratch chunks freely). Arrays whose dtype differs from
-    :func:`compute_dtype` of the parameter (float16 ones) are copied into float32 buffers for
-    the kernel and the results rounded back, so float16 updates are computed in float32.
-    Non-contiguous parameter or state arrays (views made by hand) cannot be chunked without
-    copies; they get one kernel call on whole arrays with full-size scratch instead.
-
-    Args:
-        kernel: The update formula over 1-D chunks of equal length.
-        param: The parameter array, updated in place.
-        grad: Its gradient (read only).
-        state: State arrays of the parameter's shape, updated in place.
-        n_scratch: Number of scratch chunks the kernel needs.
-        *scalars: Trailing arguments passed to the kernel unchanged.
-    """
-    arrays = (param, grad, *state)
-    work = compute_dtype(param.dtype)
-    if not all(a.flags.c_contiguous and a.shape == param.shape for a in (param, *state)):
-        _update_whole(kernel, arrays, work, n_scratch, scalars)
-        return
-    staged = [a.dtype != work for a in arrays]
-    size = param.size
-    if size <= CHUNK_SIZE and not any(staged):
-        # A single chunk with nothing to convert (small float32/64 parameters, such as
-        # biases): the arrays themselves are the chunk, which saves the per-chunk overhead.
-        scratch = [s[:size].reshape(param.shape) for s in _scratch(work, n_scratch)]
-        kernel(*arrays, *scratch, *scalars)
-        return
-    # A view for contiguous arrays; a non-contiguous gradient (a broadcast) is copied once.
-    flat = [a.reshape(-1) for a in arrays]
-    buffers = _scratch(work, n_scratch + sum(staged))
-    stage_buffers = iter(buffers[n_scratch:])
-    stage = [next(stage_buffers) if needs else None for needs in staged]
-    scratch = buffers[:n_scratch]
-    for start in range(0, size, CHUNK_SIZE):
-        stop = min(start + CHUNK_SIZE, size)
-        length = stop - start
-        chunks = [a[start:stop] for a in flat]
-        args = []
-        for chunk, buffer in zip(chunks, stage):
-            if buffer is None:
-                args.append(chunk)
-                continue
-            staged_chunk = buffer[:length]
-            numpy.copyto(staged_chunk, chunk)
-            args.append(staged_chunk)
-        kernel(*args, *[s[:length] for s in scratch], *scalars)
-        for index, (chunk, buffer) in enumerate(zip(chunks, stage)):
-            # Index 1 is the gradient, which the kernel only reads.
-            if buffer is not None and index != 1:
-                numpy.copyto(chunk, args[index])
-
-
-def _update_whole(kernel, arrays, work, n_scratch, scalars) -> None:
-    shape = arrays[0].shape
-    args = [a if a.dtype == work else a.astype(work) for a in arrays]
-    scratch = [numpy.empty(shape, work) for _ in range(n_scratch)]
-    kernel(*args, *scratch, *scalars)
-    for index, (original, used) in enumerate(zip(arrays, args)):
-        if used is not original and index != 1:
-            numpy.copyto(original, used)
 
 
 def update_moments(grad, m, v, scratch, one_minus_beta1: float, one_minus_beta2: float) -> None:

@@ -13,9 +13,9 @@ from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
+    KernelCall,
     default_hyperparam,
     set_hyperparams,
-    update_in_chunks,
 )
 
 _default_hyperparam = default_hyperparam(lr=0.01, momentum=0.9)
@@ -26,7 +26,7 @@ class VelocityRule(ElementwiseRule):
 
     Subclasses set :attr:`_cpu_kernel`, a staticmethod
     ``kernel(param, grad, v, scratch, lr, momentum)`` run by
-    :func:`~chainer.optimizers._elementwise.update_in_chunks`, and :attr:`_gpu_body` and
+    :func:`~chainer.optimizers._chunks.update_in_chunks`, and :attr:`_gpu_body` and
     :attr:`_gpu_name`, the CuPy kernel over inputs ``grad, lr, momentum`` and outputs ``param, v``.
 
     Args:
@@ -50,17 +50,9 @@ class VelocityRule(ElementwiseRule):
     def init_state(self, param) -> None:
         self.state["v"] = param.xp.zeros_like(param.array)
 
-    def update_core_cpu(self, param) -> None:
+    def _kernel_call(self) -> KernelCall:
         hp = self.hyperparam
-        update_in_chunks(
-            self._cpu_kernel,
-            param.array,
-            param.grad,
-            (self.state["v"],),
-            1,
-            hp.lr,
-            hp.momentum,
-        )
+        return self._cpu_kernel, ("v",), 1, (hp.lr, hp.momentum)
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam

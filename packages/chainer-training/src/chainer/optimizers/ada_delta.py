@@ -8,10 +8,10 @@ from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
+    KernelCall,
     decay_toward_square,
     default_hyperparam,
     set_hyperparams,
-    update_in_chunks,
 )
 
 _default_hyperparam = default_hyperparam(rho=0.95, eps=1e-6)
@@ -53,10 +53,9 @@ class AdaDeltaRule(ElementwiseRule):
         self.state["msg"] = param.xp.zeros_like(param.array)
         self.state["msdx"] = param.xp.zeros_like(param.array)
 
-    def update_core_cpu(self, param) -> None:
+    def _kernel_call(self) -> KernelCall:
         hp = self.hyperparam
-        state = (self.state["msg"], self.state["msdx"])
-        update_in_chunks(_ada_delta_kernel, param.array, param.grad, state, 2, hp.rho, hp.eps)
+        return _ada_delta_kernel, ("msg", "msdx"), 2, (hp.rho, hp.eps)
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam

@@ -8,11 +8,11 @@ from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
+    KernelCall,
     check_eps_fits,
     default_hyperparam,
     set_hyperparams,
     step_by_root_mean_square,
-    update_in_chunks,
 )
 
 _default_hyperparam = default_hyperparam(lr=0.001, eps=1e-8)
@@ -44,11 +44,9 @@ class AdaGradRule(ElementwiseRule):
     def init_state(self, param) -> None:
         self.state["h"] = param.xp.zeros_like(param.array)
 
-    def update_core_cpu(self, param) -> None:
+    def _kernel_call(self) -> KernelCall:
         hp = self.hyperparam
-        update_in_chunks(
-            _ada_grad_kernel, param.array, param.grad, (self.state["h"],), 1, hp.lr, hp.eps
-        )
+        return _ada_grad_kernel, ("h",), 1, (hp.lr, hp.eps)
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam

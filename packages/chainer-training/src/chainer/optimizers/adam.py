@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Hashable
 
 import numpy
 
@@ -27,11 +28,11 @@ from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
+    KernelCall,
     check_eps_fits,
     default_hyperparam,
     set_flags,
     set_hyperparams,
-    update_in_chunks,
     update_moments,
 )
 
@@ -156,20 +157,17 @@ class AdamRule(ElementwiseRule):
         upper = final_lr * (1.0 + 1.0 / (hp.gamma * self.t))
         return lower, upper
 
-    def update_core_cpu(self, param) -> None:
+    def _group_key(self, param) -> Hashable | None:
+        # AdaBound remembers each rule's own ``initial_alpha``: only the per-parameter path.
+        return None if self.hyperparam.adabound else super()._group_key(param)
+
+    def _kernel_call(self) -> KernelCall:
         hp = self.hyperparam
         if hp.amsgrad:
-            kernel = _amsgrad_kernel
-            state = (self.state["m"], self.state["v"], self.state["vhat"])
+            kernel, keys = _amsgrad_kernel, ("m", "v", "vhat")
         else:
-            kernel = _adam_kernel
-            state = (self.state["m"], self.state["v"])
-        update_in_chunks(
-            kernel,
-            param.array,
-            param.grad,
-            state,
-            1,
+            kernel, keys = _adam_kernel, ("m", "v")
+        scalars = (
             1 - hp.beta1,
             1 - hp.beta2,
             hp.eps,
@@ -178,6 +176,7 @@ class AdamRule(ElementwiseRule):
             1 - hp.eta * hp.weight_decay_rate,
             self._bounds(),
         )
+        return kernel, keys, 1, scalars
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam

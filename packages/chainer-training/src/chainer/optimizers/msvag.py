@@ -24,9 +24,9 @@ from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
+    KernelCall,
     default_hyperparam,
     set_hyperparams,
-    update_in_chunks,
     update_moments,
 )
 
@@ -104,20 +104,16 @@ class MSVAGRule(ElementwiseRule):
         power = math.pow(beta, self.t)
         return (1 - beta) * (1 + power) / ((1 + beta) * (1 - power))
 
-    def update_core_cpu(self, param) -> None:
+    def _kernel_call(self) -> KernelCall:
         hp = self.hyperparam
-        update_in_chunks(
-            _msvag_kernel,
-            param.array,
-            param.grad,
-            (self.state["m"], self.state["v"]),
-            3,
+        scalars = (
             hp.beta,
             self.rho,
             1 - math.pow(hp.beta, self.t),
             hp.eta * hp.lr,
             1 - hp.eta * hp.weight_decay_rate,
         )
+        return _msvag_kernel, ("m", "v"), 3, scalars
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam

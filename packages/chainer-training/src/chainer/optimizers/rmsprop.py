@@ -6,13 +6,13 @@ from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
+    KernelCall,
     check_eps_fits,
     decay_toward_square,
     default_hyperparam,
     set_flags,
     set_hyperparams,
     step_by_root_mean_square,
-    update_in_chunks,
 )
 
 _default_hyperparam = default_hyperparam(lr=0.01, alpha=0.99, eps=1e-8, eps_inside_sqrt=False)
@@ -57,19 +57,9 @@ class RMSpropRule(ElementwiseRule):
     def init_state(self, param) -> None:
         self.state["ms"] = param.xp.zeros_like(param.array)
 
-    def update_core_cpu(self, param) -> None:
+    def _kernel_call(self) -> KernelCall:
         hp = self.hyperparam
-        update_in_chunks(
-            _rmsprop_kernel,
-            param.array,
-            param.grad,
-            (self.state["ms"],),
-            1,
-            hp.lr,
-            hp.alpha,
-            hp.eps,
-            hp.eps_inside_sqrt,
-        )
+        return _rmsprop_kernel, ("ms",), 1, (hp.lr, hp.alpha, hp.eps, hp.eps_inside_sqrt)
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam

@@ -8,10 +8,10 @@ from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
+    KernelCall,
     decay_toward_square,
     default_hyperparam,
     set_hyperparams,
-    update_in_chunks,
 )
 
 _default_hyperparam = default_hyperparam(lr=1e-4, alpha=0.95, momentum=0.9, eps=1e-4)
@@ -70,20 +70,10 @@ class RMSpropGravesRule(ElementwiseRule):
         self.state["g"] = xp.zeros_like(param.array)
         self.state["delta"] = xp.zeros_like(param.array)
 
-    def update_core_cpu(self, param) -> None:
+    def _kernel_call(self) -> KernelCall:
         hp = self.hyperparam
-        state = (self.state["n"], self.state["g"], self.state["delta"])
-        update_in_chunks(
-            _graves_kernel,
-            param.array,
-            param.grad,
-            state,
-            1,
-            hp.lr,
-            hp.alpha,
-            hp.momentum,
-            hp.eps,
-        )
+        scalars = (hp.lr, hp.alpha, hp.momentum, hp.eps)
+        return _graves_kernel, ("n", "g", "delta"), 1, scalars
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam

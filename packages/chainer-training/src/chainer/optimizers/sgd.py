@@ -8,9 +8,9 @@ from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
+    KernelCall,
     default_hyperparam,
     set_hyperparams,
-    update_in_chunks,
 )
 
 _default_hyperparam = default_hyperparam(lr=0.01)
@@ -34,8 +34,8 @@ class SGDRule(ElementwiseRule):
     ) -> None:
         super().__init__(parent_hyperparam, _default_hyperparam, lr=lr)
 
-    def update_core_cpu(self, param) -> None:
-        update_in_chunks(_sgd_kernel, param.array, param.grad, (), 1, self.hyperparam.lr)
+    def _kernel_call(self) -> KernelCall:
+        return _sgd_kernel, (), 1, (self.hyperparam.lr,)
 
     def update_core_gpu(self, param) -> None:
         cuda.elementwise("T grad, T lr", "T param", "param -= lr * grad", "sgd_update")(

@@ -8,9 +8,9 @@ from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
+    KernelCall,
     default_hyperparam,
     set_hyperparams,
-    update_in_chunks,
 )
 
 _default_hyperparam = default_hyperparam(lr=0.001, eps=1e-16)
@@ -69,10 +69,9 @@ class SMORMS3Rule(ElementwiseRule):
         self.state["g"] = xp.zeros_like(param.array)
         self.state["g2"] = xp.zeros_like(param.array)
 
-    def update_core_cpu(self, param) -> None:
+    def _kernel_call(self) -> KernelCall:
         hp = self.hyperparam
-        state = (self.state["mem"], self.state["g"], self.state["g2"])
-        update_in_chunks(_smorms3_kernel, param.array, param.grad, state, 3, hp.lr, hp.eps)
+        return _smorms3_kernel, ("mem", "g", "g2"), 3, (hp.lr, hp.eps)
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam

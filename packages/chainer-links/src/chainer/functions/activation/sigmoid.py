@@ -45,7 +45,8 @@ class SigmoidGrad(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         self.retain_inputs((0, 1))
         y, gy = inputs
-        return (force_array(gy * y * (1 - y)),)
+        # The dtype is restated: NumPy 1 computes ``1 - y`` of a 0-d y in float64.
+        return (force_array(gy * y * (1 - y), y.dtype),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         y, gy = self.get_retained_inputs()

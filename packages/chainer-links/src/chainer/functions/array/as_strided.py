@@ -61,20 +61,52 @@ def _storage(x) -> tuple:
     """
     itemsize = x.itemsize
     root = x
-    while isinstance(root.base, type(x)) and root.base.dtype == x.dtype:
-        root = root.base
+    # The chain of bases may pass through non-arrays (the buffer holder of a NumPy
+    # as_strided view): the storage is the last array of x's dtype on it.
+    base = x.base
+    while base is not None:
+        if isinstance(base, type(x)) and base.dtype == x.dtype:
+            root = base
+        base = getattr(base, "base", None)
     offset, remainder = divmod(_address(x) - _address(root), itemsize)
     if (
         (root.flags.c_contiguous or root.flags.f_contiguous)
         and remainder == 0
         and all(s % itemsize == 0 for s in x.strides)
     ):
-        strides = tuple(s // itemsize for s in x.strides)
-        return root.reshape(-1, order="A"), _Geometry(x.shape, strides, offset)
+        geometry = _Geometry(x.shape, tuple(s // itemsize for s in x.strides), offset)
+        bounds = geometry.bounds()
+        if bounds is None or (bounds[0] >= 0 and bounds[1] < root.size):
+            return root.reshape(-1, order="A"), geometry
     xp = backend.get_array_module(x)
     contiguous = xp.ascontiguousarray(x)
     strides = tuple(s // itemsize for s in contiguous.strides)
     return contiguous.reshape(-1), _Geometry(x.shape, strides, 0)
+
+
+def _strided_view(x, shape: tuple, strides: tuple, storage_offset: int | None) -> tuple:
+    """``(view, geometry of x, geometry of the view)``: the storage of ``x`` read with
+    ``shape``, ``strides`` and ``storage_offset`` counted in elements (``None``: x's own)."""
+    xp = backend.get_array_module(x)
+    storage, in_geometry = _storage(x)
+    offset = in_geometry.offset if storage_offset is None else storage_offset
+    out_geometry = _Geometry(shape, strides, int(offset))
+    bounds = out_geometry.bounds()
+    if bounds is not None and not (0 <= bounds[0] and bounds[1] < storage.size):
+        raise ValueError(
+            f"as_strided reads storage positions {bounds[0]}..{bounds[1]}, outside the "
+            f"{storage.size} elements of the storage of x (shape={shape}, "
+            f"strides={strides}, storage_offset={offset})"
+        )
+    start = storage[offset:] if bounds is not None else storage[:0]
+    byte_strides = tuple(s * x.itemsize for s in strides)
+    view = xp.lib.stride_tricks.as_strided(start, shape, byte_strides)
+    return view, in_geometry, out_geometry
+
+
+def _stride_array(x, shape: tuple, strides: tuple, storage_offset: int | None):
+    """The view of :func:`_strided_view` alone (Chainer v7's name for it)."""
+    return _strided_view(x, tuple(shape), tuple(strides), storage_offset)[0]
 
 
 class AsStrided(FunctionNode):
@@ -93,21 +125,10 @@ class AsStrided(FunctionNode):
         self.storage_offset = storage_offset
 
     def forward(self, inputs: tuple) -> tuple:
-        x = inputs[0]
-        xp = backend.get_array_module(x)
-        storage, self._in_geometry = _storage(x)
-        offset = self._in_geometry.offset if self.storage_offset is None else self.storage_offset
-        self._out_geometry = _Geometry(self.shape, self.strides, int(offset))
-        bounds = self._out_geometry.bounds()
-        if bounds is not None and not (0 <= bounds[0] and bounds[1] < storage.size):
-            raise ValueError(
-                f"as_strided reads storage positions {bounds[0]}..{bounds[1]}, outside the "
-                f"{storage.size} elements of the storage of x (shape={self.shape}, "
-                f"strides={self.strides}, storage_offset={offset})"
-            )
-        strides = tuple(s * x.itemsize for s in self.strides)
-        start = storage[offset:] if bounds is not None else storage[:0]
-        return (xp.lib.stride_tricks.as_strided(start, self.shape, strides),)
+        y, self._in_geometry, self._out_geometry = _strided_view(
+            inputs[0], self.shape, self.strides, self.storage_offset
+        )
+        return (y,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         grad = AsStridedGrad(self._out_geometry, self._in_geometry, self._in_geometry)
@@ -130,6 +151,10 @@ class AsStridedGrad(FunctionNode):
 
     def forward(self, inputs: tuple) -> tuple:
         g = inputs[0]
+        if g.dtype.kind != "f":
+            raise TypeError(
+                f"as_strided: back propagation needs a floating-point gradient, got {g.dtype}"
+            )
         xp = backend.get_array_module(g)
         geometries = (self.source, self.target, self.counted)
         bounds = [b for b in (geo.bounds() for geo in geometries) if b is not None]

@@ -10,6 +10,11 @@ from chainer.variable import Variable
 __all__ = ["Flip", "flip"]
 
 
+def _flip(array, axis: int):
+    """``array`` reversed along ``axis`` by its array module (Chainer v7's name for it)."""
+    return backend.get_array_module(array).flip(array, axis)
+
+
 class Flip(FunctionNode):
     """Reverse the input along ``axis``; the gradient is reversed back."""
 
@@ -28,8 +33,7 @@ class Flip(FunctionNode):
             type_check.expect(x_type.ndim > self.axis)
 
     def forward(self, inputs: tuple) -> tuple:
-        xp = backend.get_array_module(inputs[0])
-        return (xp.flip(inputs[0], self.axis),)
+        return (_flip(inputs[0], self.axis),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (flip(grad_outputs[0], self.axis),)

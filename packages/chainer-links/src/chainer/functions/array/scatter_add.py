@@ -29,6 +29,8 @@ class ScatterAdd(FunctionNode):
         self.slices = tuple(
             s.array if isinstance(s, Variable) else s for s in _normalize_slices(slices)
         )
+        if sum(1 for s in self.slices if s is Ellipsis) > 1:
+            raise ValueError(f"scatter_add: an index can hold one Ellipsis, got {slices!r}")
 
     def check_type_forward(self, in_types) -> None:
         type_check.argname(in_types, ("a", "b"))

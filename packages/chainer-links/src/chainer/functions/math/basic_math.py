@@ -19,6 +19,7 @@ from chainer._ops.basic_math import (
     Sub,
     SubFromConstant,
     add,
+    constant_label,
 )
 from chainer.variable import Variable
 
@@ -56,3 +57,7 @@ def absolute(self) -> Variable:
         array([1., 2.])
     """
     return Absolute().apply((self,))[0]
+
+
+# Chainer v7's private name of the label text of a constant operand.
+_convert_value_to_string = constant_label

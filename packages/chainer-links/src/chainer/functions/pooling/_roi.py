@@ -181,9 +181,10 @@ def dense_weights(low, high, w_low, w_high) -> tuple[int, numpy.ndarray]:
     first = int(low[used].min())
     width = int(high[used].max()) + 1 - first
     matrix = numpy.zeros((len(low), width))
-    rows = numpy.arange(len(low))
-    matrix[rows, low - first] += w_low
-    matrix[rows, high - first] += w_high
+    # Only points with weight: the pixels of the others may lie outside the span.
+    rows = numpy.flatnonzero(used)
+    matrix[rows, low[rows] - first] += w_low[rows]
+    matrix[rows, high[rows] - first] += w_high[rows]
     return first, matrix
 
 

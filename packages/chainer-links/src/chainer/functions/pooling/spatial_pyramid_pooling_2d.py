@@ -29,7 +29,8 @@ def spatial_pyramid_pooling_2d(x, pyramid_height: int, pooling=None) -> Variable
     Args:
         x: Images of shape ``(n, c, h, w)`` and floating-point dtype.
         pyramid_height: Number of pyramid levels (positive).
-        pooling: ``'max'`` (the only one supported); ``None`` means ``'max'``.
+        pooling: The pooling operation, ``'max'`` (the only one supported). Required, as
+            in Chainer v7: leaving it out raises ``ValueError``.
 
     Returns:
         A variable of shape ``(n, c * sum_l bins_l, 1, 1)``; ``bins_l = 4 ** l`` whenever the
@@ -39,11 +40,11 @@ def spatial_pyramid_pooling_2d(x, pyramid_height: int, pooling=None) -> Variable
 
     Example:
         >>> x = numpy.random.rand(2, 3, 8, 8).astype(numpy.float32)
-        >>> F.spatial_pyramid_pooling_2d(x, 3).shape  # 3 * (1 + 4 + 16)
+        >>> F.spatial_pyramid_pooling_2d(x, 3, pooling="max").shape  # 3 * (1 + 4 + 16)
         (2, 63, 1, 1)
     """
     if pooling is None:
-        pooling = "max"
+        raise ValueError("spatial_pyramid_pooling_2d: pooling is required; give pooling='max'")
     if pooling != "max":
         raise ValueError(f"Unsupported pooling operation: {pooling!r} (only 'max' is supported)")
     if not isinstance(pyramid_height, int) or pyramid_height < 1:
