@@ -235,6 +235,7 @@ def dev(session: nox.Session) -> None:
         session,
         *(str(PACKAGES / d / "tests") for d in DISTRIBUTIONS.values()),
         str(ROOT / "ci" / "test_conformance.py"),
+        str(ROOT / "ci" / "test_docs_reference.py"),
     )
 
 
@@ -534,15 +535,18 @@ def _check_wheel_contents(session: nox.Session, wheels: list[pathlib.Path]) -> N
 
 @nox.session(python=DEFAULT_PYTHON)
 def docs(session: nox.Session) -> None:
-    """Sphinx site under docs/, warnings as errors."""
+    """Sphinx site under docs/ with the API reference of every distribution, warnings as
+    errors (broken references included); then the tutorial's code, run and its output checked
+    by Sphinx's doctest builder."""
     session.install("-r", str(ROOT / "docs" / "requirements.txt"))
-    session.install(
-        *(f"-e{PACKAGES / d}" for d in ("chainer-core", "chainer-links", "chainer-training"))
-    )
-    out = ROOT / "docs" / "_build" / "html"
-    session.run(
-        "sphinx-build", "-W", "--keep-going", "-n", "-b", "html", str(ROOT / "docs"), str(out)
-    )
+    # Every distribution but the umbrella, so that autodoc imports what the pages document.
+    session.install(*(f"-e{PACKAGES / d}" for d in DISTRIBUTIONS.values() if d != "chainer"))
+    build = ROOT / "docs" / "_build"
+    for builder in ("html", "doctest"):
+        session.run(
+            "sphinx-build", "-W", "--keep-going", "-n", "-b", builder,
+            "-d", str(build / "doctrees"), str(ROOT / "docs"), str(build / builder),
+        )  # fmt: skip
 
 
 @nox.session(python=DEFAULT_PYTHON)

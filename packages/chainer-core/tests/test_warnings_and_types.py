@@ -35,3 +35,17 @@ def test_types_imports_neither_cupy_nor_chainerx():
     code = "import sys, chainer.types; print('cupy' in sys.modules, 'chainerx' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_submodules_are_attributes_of_chainer_after_a_plain_import():
+    # v7 code reads chainer.warnings.PerformanceWarning etc. after only `import chainer`.
+    code = (
+        "import chainer; "
+        "print(chainer.warnings.PerformanceWarning.__name__, "
+        "chainer.types.__name__, chainer.memory_layouts.__name__, "
+        "'memory_layouts' in dir(chainer))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["PerformanceWarning", "chainer.types", "chainer.memory_layouts", "True"]

@@ -98,7 +98,13 @@ _STATIC_GRAPH_NAMES = {
 }
 
 
+#: Submodules that ``import chainer`` makes reachable as attributes (as in v7), loaded lazily.
+_LAZY_SUBMODULES = frozenset({"memory_layouts", "types", "warnings"})
+
+
 def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        return __import__("importlib").import_module(f"chainer.{name}")
     if name in _STATIC_GRAPH_NAMES:
         return getattr(__import__("importlib").import_module(_STATIC_GRAPH_NAMES[name]), name)
     # Subpackages shipped by chainer-links / chainer-training resolve on first access.
@@ -115,4 +121,5 @@ def __dir__():
         | set(_siblings.PROVIDERS)
         | set(_siblings.ATTRIBUTES)
         | set(_STATIC_GRAPH_NAMES)
+        | _LAZY_SUBMODULES
     )

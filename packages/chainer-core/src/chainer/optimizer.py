@@ -239,7 +239,7 @@ class GradientMethod(Optimizer):
     """Base class of optimizers that update each parameter from its own gradient.
 
     Subclasses implement :meth:`create_update_rule`; :meth:`setup` gives every parameter of
-    the target one rule, whose hyperparameters fall back to :attr:`hyperparam`.
+    the target one rule, whose hyperparameters fall back to ``hyperparam``.
     """
 
     _use_cleargrads = True
@@ -259,7 +259,7 @@ class GradientMethod(Optimizer):
         return self
 
     def create_update_rule(self) -> UpdateRule:
-        """Return a new update rule for one parameter (pass it :attr:`hyperparam`)."""
+        """Return a new update rule for one parameter (pass it ``hyperparam``)."""
         raise NotImplementedError(f"{type(self).__name__} does not implement create_update_rule")
 
     def reallocate_cleared_grads(self) -> None:

@@ -274,11 +274,11 @@ void InitArray(nb::module_& m) {
           nb::arg("dtype"), nb::arg("copy") = true, "Converted to dtype.");
     c.def("view", [](const Array& a) { return a.MakeView(); }, "A new array object sharing the data.");
     c.def("reshape", [](const Array& a, const nb::args& args) { return Reshape(a, ShapeFromArgs(args)); },
-          "reshape(*shape): a view when possible.");
+          "``reshape(*shape)``: a view when possible.");
     c.def("transpose", [](const Array& a, const nb::args& args) {
         if (args.size() == 0 || (args.size() == 1 && args[0].is_none())) return Transpose(a);
         return Transpose(a, AxesArg(args.size() == 1 && !PyLong_Check(args[0].ptr()) ? nb::handle(args[0]) : nb::handle(args)));
-    }, "transpose(*axes): permuted axes (reversed when none are given).");
+    }, "``transpose(*axes)``: permuted axes (reversed when none are given).");
     c.def("squeeze", [](const Array& a, nb::handle axis) { return Squeeze(a, AxesArg(axis)); }, nb::arg("axis") = nb::none());
     c.def("swapaxes", [](const Array& a, int64_t a1, int64_t a2) { return Swapaxes(a, a1, a2); });
     c.def("ravel", [](const Array& a) { return Ravel(a); });

@@ -34,7 +34,7 @@ void InitNnRoutines(nb::module_& m) {
           "S-LSTM units as an activation function; returns (c, h).");
     m.def("tree_lstm", [](const nb::args& inputs) { return TreeLstm(ArrayListArg(inputs)); }, nb::arg("inputs"),
           "TreeLSTM unit as an activation function of c_1, ..., c_n and x; returns (c, h).");
-    m.def("absolute_error", &AbsoluteError, nb::arg("x1"), nb::arg("x2"), "Element-wise absolute error |x1 - x2|.");
+    m.def("absolute_error", &AbsoluteError, nb::arg("x1"), nb::arg("x2"), "Element-wise absolute error ``|x1 - x2|``.");
     m.def("squared_error", &SquaredError, nb::arg("x1"), nb::arg("x2"), "Element-wise squared error (x1 - x2)^2.");
     m.def("huber_loss", &HuberLoss, nb::arg("x1"), nb::arg("x2"), nb::arg("delta"), "Element-wise Huber loss.");
     m.def("gaussian_kl_divergence", [](const Array& mean, const Array& ln_var, const std::string& reduce) {

@@ -226,10 +226,10 @@ class ndarray:
         """A new array object sharing the data."""
 
     def reshape(self, *args) -> ndarray:
-        """reshape(*shape): a view when possible."""
+        """``reshape(*shape)``: a view when possible."""
 
     def transpose(self, *args) -> ndarray:
-        """transpose(*axes): permuted axes (reversed when none are given)."""
+        """``transpose(*axes)``: permuted axes (reversed when none are given)."""
 
     def squeeze(self, axis: object | None = None) -> ndarray: ...
 
@@ -841,7 +841,7 @@ def tree_lstm(*inputs) -> tuple[ndarray, ndarray]:
     """
 
 def absolute_error(x1: ndarray, x2: ndarray) -> ndarray:
-    """Element-wise absolute error |x1 - x2|."""
+    """Element-wise absolute error ``|x1 - x2|``."""
 
 def squared_error(x1: ndarray, x2: ndarray) -> ndarray:
     """Element-wise squared error (x1 - x2)^2."""

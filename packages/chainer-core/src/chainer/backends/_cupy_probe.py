@@ -97,7 +97,13 @@ class _DeviceStandIn(_StandIn):
 
 def _stand_in(name: str, base: type = _StandIn) -> type:
     # Named after the CuPy class it replaces, as seen from the public module.
-    attributes = {"__module__": "chainer.backends.cuda", "__qualname__": name}
+    attributes = {
+        "__module__": "chainer.backends.cuda",
+        "__qualname__": name,
+        "__doc__": f"``cupy.{'cuda.' if name != 'ndarray' else ''}{name}`` when CuPy is "
+        "installed; without it, a stand-in that no object is an instance of and that "
+        "raises the reason CUDA is unavailable when constructed.",
+    }
     return type(name, (base,), attributes)
 
 

@@ -53,7 +53,8 @@ class BatchNormalization(link.Link):
         avg_mean: Running average of the mean (persistent).
         avg_var: Running average of the variance (persistent).
         N (int): Number of batches seen while fine-tuning (persistent).
-        decay, eps: See above.
+        decay (float): Decay rate of the running averages (see above).
+        eps (float): Added to the variance (see above).
 
     Raises:
         RuntimeError: Neither ``size`` nor ``axis`` is given.

@@ -22,8 +22,9 @@ class BatchRenormalization(BatchNormalization):
         size: Shape of the statistics and parameters.
         rmax: Upper bound of the scale correction ``r``.
         dmax: Upper bound of the shift correction ``|d|``.
-        decay, eps, dtype, use_gamma, use_beta, initial_gamma, initial_beta,
-            initial_avg_mean, initial_avg_var: As in :class:`BatchNormalization`.
+        decay: As in :class:`BatchNormalization`, like ``eps``, ``dtype``, ``use_gamma``,
+            ``use_beta``, ``initial_gamma``, ``initial_beta``, ``initial_avg_mean`` and
+            ``initial_avg_var``.
 
     Example:
         >>> brn = L.BatchRenormalization(3, rmax=3, dmax=5)

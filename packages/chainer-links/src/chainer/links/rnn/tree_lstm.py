@@ -136,8 +136,9 @@ class NaryTreeLSTM(link.Chain):
 
     Attributes:
         W_x (~chainer.links.Linear): Input to the gates, ``((3 + n_ary) out, in)``, biased.
-        W_h1, ..., W_h{n_ary} (~chainer.links.Linear): Child ``k``'s output to the gates,
-            ``((3 + n_ary) out, out)``, no bias.
+        W_h1 (~chainer.links.Linear): Child 1's output to the gates,
+            ``((3 + n_ary) out, out)``, no bias; ``W_h2`` ... ``W_h{n_ary}`` likewise for
+            the other children.
 
     Example:
         >>> tree = L.NaryTreeLSTM(3, 2, n_ary=2)

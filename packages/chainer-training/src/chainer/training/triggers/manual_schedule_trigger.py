@@ -50,7 +50,7 @@ class ManualScheduleTrigger:
         return fire
 
     def serialize(self, serializer: Any) -> None:
-        """Save or load the position at the previous call and :attr:`finished`."""
+        """Save or load the position at the previous call and ``finished``."""
         self._position.serialize(serializer)
         try:
             self.finished = bool(serializer("finished", self.finished))

@@ -132,7 +132,7 @@ class StandardUpdater(_updater.Updater):
         return self._iterators[name]
 
     def update(self) -> None:
-        """Do one update step (:meth:`update_core`) and increment :attr:`iteration`."""
+        """Do one update step (:meth:`update_core`) and increment ``iteration``."""
         self.update_core()
         self.iteration += 1
 
