@@ -105,6 +105,7 @@ def setup(app):
     _prose_first_lines_are_not_types()
     app.connect("missing-reference", _undocumented_python_object)
 
+
 # The doctest builder (run by the `docs` session) executes the tutorial's testcode blocks and
 # checks their output; ">>>" examples of docstrings are not collected here.
 extensions.append("sphinx.ext.doctest")
