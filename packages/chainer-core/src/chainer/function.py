@@ -6,6 +6,7 @@ import contextlib
 import weakref
 from collections.abc import Iterator
 
+from chainer import _variable_checks
 from chainer.configuration import using_config
 from chainer.function_node import FunctionNode
 from chainer.variable import Variable
@@ -89,12 +90,24 @@ class FunctionAdapter(FunctionNode):
                 f"{self.label}.backward returned {len(gxs)} gradients for "
                 f"{len(self.inputs)} inputs"
             )
-        return tuple(
-            [
-                None if gxs[i] is None else Variable(gxs[i], requires_grad=False)
-                for i in target_input_indexes
-            ]
-        )
+        return tuple([self._gradient_variable(i, gxs[i]) for i in target_input_indexes])
+
+    def _gradient_variable(self, index: int, gx) -> Variable | None:
+        """Check an array from the old-style backward and wrap it; backprop refuses to
+        differentiate it again (the variable requires a gradient so that it is reached)."""
+        if gx is None:
+            return None
+        node = self.inputs[index]
+        problem = None
+        if not _variable_checks.is_supported_array(gx):
+            problem = f"must be an array, got {type(gx).__name__}"
+        elif node.dtype is not None and gx.dtype != node.dtype:
+            problem = f"has dtype {gx.dtype}, but the input has dtype {node.dtype}"
+        if problem is not None:
+            raise TypeError(f"{self.label}.backward: the gradient of input {index} {problem}")
+        g = Variable(gx)
+        g._old_style_grad_generator = self.label
+        return g
 
 
 def _array_module(array):

@@ -7,6 +7,7 @@ derivatives come for free), then call :meth:`FunctionNode.apply`.
 
 from __future__ import annotations
 
+import traceback
 import weakref
 
 import numpy
@@ -14,6 +15,7 @@ import numpy
 from chainer import _function_hooks_registry as _hooks
 from chainer import _variable_checks
 from chainer._function_hooks_registry import state as _hook_state
+from chainer._variable_checks import is_chainerx_array
 from chainer.configuration import config
 from chainer.utils import type_check
 from chainer.variable import Variable, VariableNode, _new_output, _new_variable
@@ -176,7 +178,7 @@ class FunctionNode:
         for hook in hooks:
             hook.forward_preprocess(self, in_data)
 
-        if in_data and type(in_data[0]) is not _ndarray and _is_chainerx(in_data[0]):
+        if in_data and type(in_data[0]) is not _ndarray and is_chainerx_array(in_data[0]):
             outputs = self._forward_chainerx_or_fallback(in_data)
         else:
             outputs = self.forward(in_data)
@@ -195,6 +197,7 @@ class FunctionNode:
             hook.forward_postprocess(self, in_data)
         if config.debug:
             _hooks.check_nan_in_forward(self, in_data, outputs)
+            self.stack = traceback.extract_stack()  # errors in backward show where this ran
 
         if requires_grad and config.enable_backprop:
             return self._record(inputs, in_data, outputs)
@@ -219,9 +222,9 @@ class FunctionNode:
         rank = 0
         for x in inputs:
             if isinstance(x, Variable):
-                node = x._node
+                node = x._graph_node
                 if node is None:
-                    node = x._node = VariableNode(x, x._name)
+                    node = x._graph_node = VariableNode(x, x._name)
                 elif node.rank > rank:
                     rank = node.rank
             else:  # a plain array input: a constant of the graph
@@ -418,10 +421,6 @@ class FunctionNode:
         if name not in hooks:
             raise KeyError(f"no hook named {name!r} on {self.label}")
         hooks.pop(name).deleted(self)
-
-
-def _is_chainerx(array) -> bool:
-    return type(array).__module__.partition(".")[0] == "chainerx"
 
 
 def _type_error_message(func: FunctionNode, error, in_data: tuple) -> str:
