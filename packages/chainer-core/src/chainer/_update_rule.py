@@ -175,10 +175,10 @@ class UpdateRule:
     def update(self, param) -> None:
         """Update ``param`` with its gradient: unscale, pre hooks, :meth:`update_core`, post hooks.
 
-        Nothing happens when the rule is disabled or the parameter has no gradient. A gradient
-        computed with a loss scale (``param._loss_scale``) is divided by it first.
+        Nothing happens when the rule is disabled or the parameter has no array or gradient. A
+        gradient computed with a loss scale (``param._loss_scale``) is divided by it first.
         """
-        if not self.enabled or param.grad is None:
+        if not self.enabled or param.array is None or param.grad is None:
             return
         self.t += 1
         if self._use_fp32_update and param.dtype == numpy.float16:

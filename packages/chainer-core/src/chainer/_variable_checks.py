@@ -110,7 +110,7 @@ def debug_text(var) -> str:
             "dtype": str(array.dtype),
             "statistics": _stats(array),
         }
-    grad = var.grad
+    grad = None if var._grad_var is None else var._grad_var._array
     if grad is None:
         fields["grad"] = "None"
     elif to_numpy(grad).size and not to_numpy(grad).any():

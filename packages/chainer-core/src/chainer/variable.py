@@ -618,12 +618,55 @@ class Parameter(Variable):
 
     @property
     def dtype(self):
+        """The array's dtype; before initialization, the initializer's (``RuntimeError`` for an
+        initializer without a ``dtype`` attribute, as v7)."""
         if self._array is not None:
             return self._array.dtype
-        dtype = getattr(self.initializer, "dtype", None)
+        if not hasattr(self.initializer, "dtype"):
+            raise RuntimeError(
+                "the dtype of an uninitialized Parameter is not known: its initializer "
+                f"{type(self.initializer).__name__} has no dtype attribute"
+            )
+        return self._initial_dtype()
+
+    def _initial_dtype(self):
         from chainer._dtypes import get_dtype
 
+        dtype = getattr(self.initializer, "dtype", None)
         return get_dtype(dtype, map_mixed16=numpy.float32)
+
+    @property
+    def grad(self):
+        """The gradient array; reading it before the parameter is initialized raises
+        ``RuntimeError`` (as v7) unless :meth:`cleargrad` or :meth:`zerograd` was called."""
+        if self._array is None:
+            self._check_grad_available()
+        gv = self._grad_var
+        return None if gv is None else gv._array
+
+    @grad.setter
+    def grad(self, g) -> None:
+        Variable.grad.fset(self, g)
+
+    @property
+    def grad_var(self) -> Variable | None:
+        if self._array is None:
+            self._check_grad_available()
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, g: Variable | None) -> None:
+        Variable.grad_var.fset(self, g)
+
+    def _check_grad_available(self) -> None:
+        filler = self._grad_filler
+        if filler is None or filler == 0:  # cleared: None until initialized
+            return
+        name = "" if self._name is None else f" {self._name!r}"
+        raise RuntimeError(
+            f"the gradient of the uninitialized parameter{name} is not available: initialize "
+            "it first (or call cleargrad() to make it None)"
+        )
 
     def initialize(self, shape) -> None:
         """Create the array with ``shape`` using the initializer.
@@ -634,7 +677,7 @@ class Parameter(Variable):
         from chainer import initializers
 
         device = self._initial_device
-        dtype = self.dtype
+        dtype = self._initial_dtype()
         xp = numpy if device is None else device.xp
         array = initializers.generate_array(self.initializer, shape, xp, dtype, device=device)
         self.array = array

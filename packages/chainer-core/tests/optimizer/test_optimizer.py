@@ -109,7 +109,9 @@ class TestUpdate:
         opt, target, _, _ = setup
         u = dict(target.namedparams())["/u"]
         opt.update()
-        assert u.array is None and u.grad is None and u.update_rule.t == 0
+        assert u.array is None and u.update_rule.t == 0
+        with pytest.raises(RuntimeError, match="uninitialized parameter"):
+            _ = u.grad  # as v7: not available until initialized or cleared
 
     def test_disabled_rule_freezes_its_parameter(self, setup):
         opt, _, w, b = setup
