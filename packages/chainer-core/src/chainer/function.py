@@ -44,6 +44,10 @@ class FunctionAdapter(FunctionNode):
     def label(self) -> str:
         return self._function.label
 
+    @property
+    def _impl_name(self) -> str:
+        return type(self._function).__name__
+
     def check_type_forward(self, in_types) -> None:
         self._function.check_type_forward(in_types)
 
@@ -55,7 +59,9 @@ class FunctionAdapter(FunctionNode):
             raise TypeError(
                 f"{self.label}.forward must return a tuple of arrays, got {type(outputs).__name__}"
             )
-        self._output_zeros = [(y.shape, y.dtype, _array_module(y)) for y in outputs]
+        self._output_zeros = [
+            None if y is None else (y.shape, y.dtype, _array_module(y)) for y in outputs
+        ]
         retained = self._function._output_indexes
         if retained is None:
             retained = tuple(range(len(outputs)))
@@ -73,8 +79,8 @@ class FunctionAdapter(FunctionNode):
         # unknown; non-floating outputs never have one (None).
         if any(g is None for g in grads):
             grads = tuple(
-                xp.zeros(shape, dtype) if g is None and dtype.kind == "f" else g
-                for g, (shape, dtype, xp) in zip(grads, self._output_zeros)
+                _zeros(spec) if g is None and spec is not None and spec[1].kind == "f" else g
+                for g, spec in zip(grads, self._output_zeros)
             )
         self._function._out_data = out_data
         gxs = self._function.backward(in_data, grads)
@@ -108,6 +114,11 @@ class FunctionAdapter(FunctionNode):
         g = Variable(gx)
         g._old_style_grad_generator = self.label
         return g
+
+
+def _zeros(spec: tuple):
+    shape, dtype, xp = spec
+    return xp.zeros(shape, dtype)
 
 
 def _array_module(array):

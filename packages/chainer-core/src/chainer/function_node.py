@@ -112,6 +112,11 @@ class FunctionNode:
         return type(self).__name__
 
     @property
+    def _impl_name(self) -> str:
+        """The class name (v7's private name for it; profiling hooks report it)."""
+        return type(self).__name__
+
+    @property
     def output_data(self) -> tuple:
         """The retained output arrays (``None`` for the ones not retained)."""
         if self._output_indexes_to_retain is None or self.outputs is None:
@@ -189,9 +194,11 @@ class FunctionNode:
 
         for y in outputs:
             if type(y) is not _ndarray and not _variable_checks.is_supported_array(y):
+                if y is None:  # v7: a missing output (its variable holds None)
+                    continue
                 raise TypeError(
-                    f"{self.label}.forward must return arrays, got {type(y).__name__} "
-                    "(wrap NumPy scalars with numpy.asarray)"
+                    f"{self.label}.forward output must be a tuple of ndarrays (or None), got "
+                    f"{type(y).__name__} (wrap NumPy scalars with numpy.asarray)"
                 )
         for hook in hooks:
             hook.forward_postprocess(self, in_data)
@@ -308,7 +315,11 @@ class FunctionNode:
             return ()
         if self.inputs is None:
             raise RuntimeError(f"{self.label}: retained inputs are available only in backward")
-        return tuple([self.inputs[index].get_variable() for index in indexes])
+        inputs = self.inputs
+        # A missing (None) input stays None, as in v7.
+        return tuple(
+            [None if inputs[i].dtype is None else inputs[i].get_variable() for i in indexes]
+        )
 
     def get_retained_outputs(self) -> tuple:
         """The retained outputs as variables (connected to the graph: double backprop works)."""
@@ -321,7 +332,9 @@ class FunctionNode:
         outputs = list(self.outputs)
         for index, array in zip(indexes, self._retained_output_data):
             node = outputs[index]()
-            if node is None:
+            if array is None:  # a missing output (forward returned None)
+                rets.append(None)
+            elif node is None:
                 # The output variable and its node are gone: rebuild one on this creator.
                 var = Variable(array)
                 node = var.node

@@ -788,8 +788,11 @@ def _new_output(array, creator, rank: int) -> tuple:
     node.data = None
     node.name = None
     node._requires_grad = True
-    node.dtype = array.dtype
-    node.shape = array.shape
+    if array is None:  # a missing output of a function (v7 allows them)
+        node.dtype = node.shape = None
+    else:
+        node.dtype = array.dtype
+        node.shape = array.shape
     return var, node
 
 

@@ -379,3 +379,12 @@ def test_same_types():
     assert T.same_types(a, b)
     assert T.same_types()
     assert not T.same_types(a, [1, 2])
+
+
+def test_v7_priority_and_repr():
+    x, y = T.Variable(1, "x"), T.Variable(2, "y")
+    assert (x + y).priority == (x - y).priority < (x * y).priority
+    assert (x | y).priority < (x ^ y).priority < (x & y).priority
+    assert T._repr([[T.Constant(0)]]) == "[[0]]"
+    assert T._repr((T.Constant(0),)) == "(0,)"
+    assert T._repr(()) == "()"

@@ -37,6 +37,7 @@ from chainer.utils._type_check_expr import (
     UnaryOperator,
     Variable,
     _eval_expr,
+    _repr,  # noqa: F401 (v7 compatibility: v7's private name, read by its tests)
     get_function_check_context,
 )
 from chainer.utils.array import size_of_shape
