@@ -23,6 +23,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import warnings
@@ -327,3 +328,34 @@ class GradientMethod(Optimizer):
         self.reallocate_cleared_grads()
         self.call_hooks("post")
         self.update_loss_scale()
+
+
+# v7 kept its optimizer hooks in this module too, deprecated (a warning when one is made).
+_DEPRECATED_HOOKS = frozenset(
+    {"GradientClipping", "GradientHardClipping", "GradientNoise", "Lasso", "WeightDecay"}
+)
+
+
+def __getattr__(name: str):
+    if name in _DEPRECATED_HOOKS:
+        return _deprecated_hook(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def _deprecated_hook(name: str) -> type:
+    from chainer import optimizer_hooks
+
+    hook = getattr(optimizer_hooks, name)
+
+    def __init__(self, *args, **kwargs) -> None:
+        warnings.warn(
+            f"chainer.optimizer.{name} is deprecated (as in Chainer v7); use "
+            f"chainer.optimizer_hooks.{name}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        hook.__init__(self, *args, **kwargs)
+
+    doc = f"Deprecated alias of :class:`chainer.optimizer_hooks.{name}`."
+    return type(name, (hook,), {"__init__": __init__, "__module__": __name__, "__doc__": doc})

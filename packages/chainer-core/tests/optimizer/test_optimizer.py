@@ -5,6 +5,7 @@ import copy
 import numpy
 import pytest
 
+import chainer
 from chainer import Parameter
 from chainer.optimizer import GradientMethod, Optimizer
 
@@ -289,3 +290,26 @@ def test_deepcopy_keeps_rules_tied_to_the_copied_optimizer(setup):
     twin.update()
     numpy.testing.assert_array_equal(twin_w.array, [-0.5, 0.5])
     numpy.testing.assert_array_equal(w.array, [0.5, 1.5])
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("GradientClipping", (1.0,)),
+        ("GradientHardClipping", (-1.0, 1.0)),
+        ("GradientNoise", (0.1,)),
+        ("Lasso", (0.1,)),
+        ("WeightDecay", (0.1,)),
+    ],
+)
+def test_v7_deprecated_hooks_in_this_module_warn_when_made(name, args):
+    hooks = pytest.importorskip("chainer.optimizer_hooks")  # from chainer-training
+    with pytest.warns(DeprecationWarning, match=f"use chainer.optimizer_hooks.{name}"):
+        hook = getattr(chainer.optimizer, name)(*args)
+    assert isinstance(hook, getattr(hooks, name))
+    assert getattr(chainer.optimizer, name) is getattr(chainer.optimizer, name)
+
+
+def test_unknown_names_are_attribute_errors():
+    with pytest.raises(AttributeError, match="has no attribute 'NoSuchHook'"):
+        _ = chainer.optimizer.NoSuchHook
