@@ -6,6 +6,7 @@ classes is ``chainer.optimizer`` (their ``__module__`` says so, for pickles and 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -99,10 +100,13 @@ def _register_hook(pre: dict, post: dict, hook: Callable, name: str | None, timi
         raise ValueError(f"timing must be 'pre', 'post' or 'auto', got {timing!r}")
     if timing == "auto":
         timing = getattr(hook, "timing", "pre")
-        if timing not in ("pre", "post"):
-            raise ValueError(
-                f"hook {hook!r} has timing attribute {timing!r}; expected 'pre' or 'post'"
+        if timing not in ("pre", "post"):  # v7: warn and run it before the update
+            warnings.warn(
+                f"hook {hook!r} has timing attribute {timing!r}, not 'pre' or 'post'; it "
+                "runs before the update ('pre')",
+                stacklevel=3,
             )
+            timing = "pre"
     if name is None:
         name = getattr(hook, "name", None) or getattr(hook, "__name__", None)
         if name is None:
