@@ -172,6 +172,24 @@ class TestGrad:
         numpy.testing.assert_array_equal(gh.array, 2 * h.array)
         assert gu is None
 
+    def test_an_intermediate_input_gradient_flows_on_to_earlier_inputs(self):
+        # v7: grad_inputs start gradients at the inputs; they propagate like any gradient.
+        x1 = Variable(f32(0.5))
+        x2 = x1 * 2
+        y = x2 * 3
+        g1, g2 = chainer.grad([y], [x1, x2], [Variable(f32(1))], [None, Variable(f32(100))])
+        numpy.testing.assert_array_equal(g2.array, 3 + 100)
+        numpy.testing.assert_array_equal(g1.array, 2 * (3 + 100))
+
+    def test_gradient_sequences_must_be_tuples_or_lists(self):
+        x = Variable(f32([1, 2]))
+        y = x * x
+        g = Variable(f32([1, 1]))
+        with pytest.raises(TypeError, match="grad_outputs must be a tuple or a list, not Var"):
+            chainer.grad([y], [x], g)
+        with pytest.raises(TypeError, match="grad_inputs must be a tuple or a list, not Var"):
+            chainer.grad([y], [x], [g], g)
+
     def test_grad_inputs_are_added_and_set_grad_stores(self):
         x = Variable(f32([1, 2]))
         y = array_ops.sum(x * 2)

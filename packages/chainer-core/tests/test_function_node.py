@@ -200,8 +200,17 @@ class TestErrors:
             def backward(self, indexes, grad_outputs):
                 return (numpy.ones(2),)
 
+        class BareArray(FunctionNode):
+            def forward(self, inputs):
+                return (inputs[0] * 1,)
+
+            def backward(self, indexes, grad_outputs):
+                return numpy.ones(2)
+
         for cls, error, message in [
             (WrongShape, ValueError, r"gradient of shape \(3,\) for input 0 of shape \(2,\)"),
+            (BareArray, TypeError, "BareArray.backward must return a tuple, got ndarray"),
+            (BareArray, ValueError, "type of gradients returned from backward is incorrect"),
             (ArrayGrad, TypeError, "type of gradients returned from backward is incorrect"),
             (ArrayGrad, ValueError, "must return Variables"),
         ]:

@@ -189,17 +189,26 @@ def grad(
         ("grad_outputs", grad_outputs, outputs),
         ("grad_inputs", grad_inputs, inputs),
     ):
+        if seq is not None and not isinstance(seq, (tuple, list)):
+            raise TypeError(f"{name} must be a tuple or a list, not {type(seq).__name__}")
         if seq is not None and len(seq) != len(ref):
             raise ValueError(f"{name} must have {len(ref)} entries, got {len(seq)}")
 
     targets = {}
     for x in inputs:
         targets.setdefault(x.node, None)
-    if grad_inputs is not None:
-        for x, gx in zip(inputs, grad_inputs):
-            if gx is not None:
-                targets[x.node] = _add(targets[x.node], _as_grad_variable(gx))
     roots = []
+    if grad_inputs is not None:
+        # An initial gradient of an input flows on through the graph like an output's (v7):
+        # it reaches the inputs that input depends on.
+        for x, gx in zip(inputs, grad_inputs):
+            if gx is None:
+                continue
+            gx = _as_grad_variable(gx)
+            if x.node.creator_node is not None:
+                roots.append((x.node, gx))
+            else:
+                targets[x.node] = _add(targets[x.node], gx)
     for i, y in enumerate(outputs):
         if y._old_style_grad_generator is not None:
             _refuse_old_style_grad(y)

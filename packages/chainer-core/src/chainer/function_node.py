@@ -394,7 +394,12 @@ class FunctionNode:
         if isinstance(gxs, list):
             gxs = tuple(gxs)
         elif type(gxs) is not tuple:
-            raise TypeError(f"{self.label}.backward must return a tuple, got {type(gxs).__name__}")
+            from chainer._backprop import _GradientTypeError
+
+            raise _GradientTypeError(
+                f"type of gradients returned from backward is incorrect: {self.label}.backward "
+                f"must return a tuple, got {type(gxs).__name__}"
+            )
         n_inputs = len(self.inputs)
         if len(gxs) == len(target_input_indexes):
             return gxs
