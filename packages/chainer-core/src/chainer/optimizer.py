@@ -152,8 +152,14 @@ class Optimizer:
             self.call_hook(hook)
 
     def call_hook(self, hook: Callable) -> None:
-        """Call one optimizer hook as ``hook(self)``."""
-        hook(self)
+        """Call one optimizer hook: ``hook(self)``, or, when ``hook.call_for_each_param`` is
+        true, ``hook(update_rule, param)`` for each initialized parameter (its rule may be
+        ``None``, as in v7)."""
+        if getattr(hook, "call_for_each_param", False):
+            for param in self.target.params(include_uninit=False):
+                hook(getattr(param, "update_rule", None), param)
+        else:
+            hook(self)
 
     def serialize(self, serializer) -> None:
         """Save or load ``t``, ``epoch`` and each parameter's update rule (under its path)."""
@@ -271,14 +277,8 @@ class GradientMethod(Optimizer):
                     param.grad = param.xp.zeros_like(param.array)
 
     def call_hook(self, hook: Callable) -> None:
-        """Call one hook (per parameter if ``hook.call_for_each_param``), then refill grads."""
-        if getattr(hook, "call_for_each_param", False):
-            for param in self.target.params(include_uninit=False):
-                rule = getattr(param, "update_rule", None)
-                if rule is not None:
-                    hook(rule, param)
-        else:
-            hook(self)
+        """Call one hook (as :meth:`Optimizer.call_hook`), then refill cleared gradients."""
+        super().call_hook(hook)
         # A hook may clear gradients; the next hook and the rules expect arrays.
         self.reallocate_cleared_grads()
 

@@ -211,6 +211,24 @@ class TestHooks:
         opt.update()
         assert seen == [(w.update_rule, w), (b.update_rule, b)]
 
+    def test_a_plain_optimizer_calls_per_param_hooks_with_no_rule(self, kit):
+        # v7: Optimizer (not only GradientMethod) honours call_for_each_param.
+        w = kit.param(1.0, 2.0)
+        target = chainer.Link()
+        with target.init_scope():
+            target.w = w
+        opt = Optimizer()
+        opt.setup(target)
+        seen = []
+
+        def per_param(rule, param):
+            seen.append((rule, param))
+
+        per_param.call_for_each_param = True
+        opt.add_hook(per_param)
+        opt.call_hooks()
+        assert seen == [(None, w)]
+
     def test_grads_cleared_by_a_hook_are_refilled(self, setup):
         opt, target, w, _ = setup
         shapes = []
