@@ -497,3 +497,9 @@ class TestV7Compatibility:
         assert p.dtype == numpy.float32
         numpy.testing.assert_array_equal(p.array, [1, 1])
         assert Parameter(initializers.Zero(numpy.float16)).dtype == numpy.float16
+
+
+def test_layout_argument_takes_only_the_standard_layout():
+    assert Variable(_f32(2), layout=None).layout is None
+    with pytest.raises(ValueError, match="memory layouts are not supported; got layout 'NHWC'"):
+        Variable(_f32(2), layout="NHWC")

@@ -151,6 +151,7 @@ class Variable:
         name: Name of the variable, shown in graphs and summaries.
         grad: Initial gradient array.
         requires_grad: Whether backward computes a gradient for this variable.
+        layout: Memory layout of ``data``; only ``None`` (the standard layout) is supported.
 
     Example:
         >>> x = chainer.Variable(numpy.array(5.0, dtype=numpy.float32))
@@ -177,7 +178,11 @@ class Variable:
     # backprop refuses to differentiate it again (its backward worked on arrays).
     _old_style_grad_generator = None
 
-    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True) -> None:
+    def __init__(
+        self, data=None, *, name=None, grad=None, requires_grad=True, layout=None
+    ) -> None:
+        if layout is not None:  # v7's argument; only the standard layout is supported
+            raise ValueError(f"memory layouts are not supported; got layout {layout!r}")
         if data is not None and type(data) is not numpy.ndarray:
             _checks.check_array_type(data, "data")
         self._array = data
