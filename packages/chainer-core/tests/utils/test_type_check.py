@@ -58,6 +58,10 @@ class TestTypeInfo:
         assert str(g) == "out_grad[0]"
         assert g.eval().dtype is None and g.eval().shape == ()
 
+    def test_data_must_be_a_sequence(self):
+        with pytest.raises(TypeError, match="get_types expects a tuple of arrays, got int"):
+            T.get_types(1, "name", False)
+
     def test_none_rejected(self):
         with pytest.raises(TypeError, match=r"in_types\[0\] must be an array, got None"):
             T.get_types((None,), "in_types", False)

@@ -153,6 +153,8 @@ def get_types(
         accept_none: Whether ``None`` items (missing gradients) are allowed.
         shapes: Shapes to report instead of the arrays' own.
     """
+    if not isinstance(data, (tuple, list)):
+        raise TypeError(f"get_types expects a tuple of arrays, got {type(data).__name__}")
     if shapes is None:
         shapes = [None] * len(data)
     info = TypeInfoTuple(
