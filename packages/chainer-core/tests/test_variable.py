@@ -503,3 +503,31 @@ def test_layout_argument_takes_only_the_standard_layout():
     assert Variable(_f32(2), layout=None).layout is None
     with pytest.raises(ValueError, match="memory layouts are not supported; got layout 'NHWC'"):
         Variable(_f32(2), layout="NHWC")
+
+
+class _CopyingDevice(chainer.backend.Device):
+    """A user-defined device keeping arrays in NumPy (as v7's tests define one)."""
+
+    xp = numpy
+    supported_array_types = (numpy.ndarray,)
+    name = "@copying"
+
+    def send_array(self, array):
+        return array.copy()
+
+
+def test_device_is_the_one_given_to_to_device_until_the_array_is_replaced():
+    device = _CopyingDevice()
+    x = Variable(_f32(2))
+    x.to_device(device)
+    assert x.device is device
+    p = Parameter(_f32(2))
+    p.to_device(device)
+    assert p.device is device
+    lazy = Parameter(initializers.One())
+    lazy.to_device(device)
+    assert lazy.device is device
+    lazy.initialize((2,))
+    assert lazy.device is device
+    x.array = _f32(3)
+    assert x.device == chainer.backend.CpuDevice()

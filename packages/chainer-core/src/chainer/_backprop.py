@@ -10,6 +10,7 @@ from __future__ import annotations
 import heapq
 import traceback
 import warnings
+import weakref
 
 from chainer import _function_hooks_registry as _hooks
 from chainer import _grad_ready
@@ -35,10 +36,19 @@ def walk_creators(var: Variable):
                 stack.append(creator)
 
 
+# The nodes of gradients that an old-style Function's backward computed while a graph was
+# recorded (double backprop): backprop reaching one refuses, even after its variable died.
+old_style_grad_nodes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _refuse_old_style_grad(var: Variable) -> None:
+    _refuse_old_style_label(var._old_style_grad_generator)
+
+
+def _refuse_old_style_label(label: str) -> None:
     raise RuntimeError(
         f"cannot differentiate a gradient computed by the old-style Function "
-        f"{var._old_style_grad_generator!r} again: its backward works on arrays (use a "
+        f"{label!r} again: its backward works on arrays (use a "
         "FunctionNode for higher-order gradients)"
     )
 
@@ -439,11 +449,11 @@ class _GradientTypeError(TypeError, ValueError):
 
 
 def _accumulate_into_leaf(node, gx, loss_scale) -> None:
+    if old_style_grad_nodes and node in old_style_grad_nodes:
+        _refuse_old_style_label(old_style_grad_nodes[node])
     var = node.get_variable_or_none()
     if var is None:
         return
-    if var._old_style_grad_generator is not None:
-        _refuse_old_style_grad(var)
     old = var._grad_var
     var._grad_var = gx if old is None else old + gx
     if loss_scale is not None:

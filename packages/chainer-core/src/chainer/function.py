@@ -6,8 +6,8 @@ import contextlib
 import weakref
 from collections.abc import Iterator
 
-from chainer import _variable_checks
-from chainer.configuration import using_config
+from chainer import _backprop, _variable_checks
+from chainer.configuration import config, using_config
 from chainer.function_node import FunctionNode
 from chainer.variable import Variable
 
@@ -113,6 +113,8 @@ class FunctionAdapter(FunctionNode):
             raise TypeError(f"{self.label}.backward: the gradient of input {index} {problem}")
         g = Variable(gx)
         g._old_style_grad_generator = self.label
+        if config.enable_backprop:  # double backprop: the gradient may enter a graph
+            _backprop.old_style_grad_nodes[g.node] = self.label
         return g
 
 

@@ -177,6 +177,8 @@ class Variable:
     # The label of the old-style Function whose backward computed this gradient variable:
     # backprop refuses to differentiate it again (its backward worked on arrays).
     _old_style_grad_generator = None
+    # The device of the last to_device() (None: the array's own device, worked out when asked).
+    _target_device = None
 
     def __init__(
         self, data=None, *, name=None, grad=None, requires_grad=True, layout=None
@@ -280,6 +282,8 @@ class Variable:
         if d is not None and type(d) is not numpy.ndarray:
             _checks.check_array_type(d, "array")
         self._array = d
+        if self._target_device is not None:
+            self._target_device = None
         if self._graph_node is not None:
             self._graph_node._set_data_type(d)
 
@@ -417,6 +421,11 @@ class Variable:
 
     @property
     def device(self):
+        """The device of the array: the one given to the last :meth:`to_device` (kept as given,
+        so a user-defined device is reported, as v7) until the array is replaced."""
+        target = self._target_device
+        if target is not None:
+            return target
         from chainer import backend
 
         if self._array is None:
@@ -479,6 +488,7 @@ class Variable:
         gv = self._grad_var
         if gv is not None:
             gv._set_array_keeping_graph(device.send(gv._array))
+        self._target_device = device
 
     def _set_array_keeping_graph(self, array) -> None:
         self._array = array
@@ -686,6 +696,8 @@ class Parameter(Variable):
         xp = numpy if device is None else device.xp
         array = initializers.generate_array(self.initializer, shape, xp, dtype, device=device)
         self.array = array
+        if device is not None:
+            self._target_device = device
         self._grad_var = None
         if self._grad_filler is not None:
             self.grad = xp.full_like(array, self._grad_filler)
