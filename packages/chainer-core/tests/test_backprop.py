@@ -14,21 +14,29 @@ def f32(values):
 
 class TestDocsVariablesAndDerivatives:
     def test_scalar_polynomial(self):
+        x = Variable(f32(5))
+        y = x**2 - 2 * x + 1
+        numpy.testing.assert_array_equal(y.array, f32(16))
+        y.backward()
+        numpy.testing.assert_array_equal(x.grad, f32(8))
+
+    def test_one_element_output_starts_from_one_with_a_deprecation_warning(self):
+        # The docs' example with shape (1,): v7 warns that only shape () is a scalar.
         x = Variable(f32([5]))
         y = x**2 - 2 * x + 1
-        numpy.testing.assert_array_equal(y.array, f32([16]))
-        y.backward()
+        with pytest.warns(DeprecationWarning, match=r"output of shape \(1,\) \(one element"):
+            y.backward()
         numpy.testing.assert_array_equal(x.grad, f32([8]))
 
     def test_retain_grad_keeps_intermediate_gradients(self):
-        x = Variable(f32([5]))
+        x = Variable(f32(5))
         z = 2 * x
         y = x**2 - z + 1
         y.backward(retain_grad=True)
-        numpy.testing.assert_array_equal(z.grad, f32([-1]))
+        numpy.testing.assert_array_equal(z.grad, f32(-1))
 
     def test_intermediate_gradients_are_released_by_default(self):
-        x = Variable(f32([5]))
+        x = Variable(f32(5))
         z = 2 * x
         y = x**2 - z + 1
         y.backward()
@@ -95,17 +103,17 @@ class TestAccumulation:
         numpy.testing.assert_array_equal(x.grad, f32([6, 6]))
 
     def test_fan_out_sums_all_paths(self):
-        x = Variable(f32([2]))
+        x = Variable(f32(2))
         h = x * x
         y = h * h + h * 3 + x  # dy/dx = 4x^3 + 6x + 1
         y.backward()
-        numpy.testing.assert_array_equal(x.grad, f32([32 + 12 + 1]))
+        numpy.testing.assert_array_equal(x.grad, f32(32 + 12 + 1))
 
     def test_the_same_variable_twice_as_input(self):
-        x = Variable(f32([3]))
+        x = Variable(f32(3))
         y = x * x
         y.backward()
-        numpy.testing.assert_array_equal(x.grad, f32([6]))
+        numpy.testing.assert_array_equal(x.grad, f32(6))
 
     @pytest.mark.parametrize("lazy", [False, True])
     def test_lazy_grad_sum_gives_the_same_result(self, lazy):
@@ -116,11 +124,11 @@ class TestAccumulation:
         numpy.testing.assert_array_equal(x.grad, f32([6, 6]))
 
     def test_requires_grad_false_gets_no_gradient(self):
-        x = Variable(f32([1]), requires_grad=False)
-        w = Variable(f32([2]))
+        x = Variable(f32(1), requires_grad=False)
+        w = Variable(f32(2))
         (x * w).backward()
         assert x.grad is None
-        numpy.testing.assert_array_equal(w.grad, f32([1]))
+        numpy.testing.assert_array_equal(w.grad, f32(1))
 
     def test_backward_from_a_leaf_does_nothing(self):
         x = Variable(f32([1]))
@@ -171,6 +179,24 @@ class TestGrad:
         gh, gu = chainer.grad([y], [h, unrelated])
         numpy.testing.assert_array_equal(gh.array, 2 * h.array)
         assert gu is None
+
+    def test_an_intermediate_input_gradient_flows_on_to_earlier_inputs(self):
+        # v7: grad_inputs start gradients at the inputs; they propagate like any gradient.
+        x1 = Variable(f32(0.5))
+        x2 = x1 * 2
+        y = x2 * 3
+        g1, g2 = chainer.grad([y], [x1, x2], [Variable(f32(1))], [None, Variable(f32(100))])
+        numpy.testing.assert_array_equal(g2.array, 3 + 100)
+        numpy.testing.assert_array_equal(g1.array, 2 * (3 + 100))
+
+    def test_gradient_sequences_must_be_tuples_or_lists(self):
+        x = Variable(f32([1, 2]))
+        y = x * x
+        g = Variable(f32([1, 1]))
+        with pytest.raises(TypeError, match="grad_outputs must be a tuple or a list, not Var"):
+            chainer.grad([y], [x], g)
+        with pytest.raises(TypeError, match="grad_inputs must be a tuple or a list, not Var"):
+            chainer.grad([y], [x], [g], g)
 
     def test_grad_inputs_are_added_and_set_grad_stores(self):
         x = Variable(f32([1, 2]))

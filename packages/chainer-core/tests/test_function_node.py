@@ -177,7 +177,8 @@ class TestErrors:
         x = numpy.ones(2)
         with pytest.raises(TypeError, match="NotTuple.forward must return a tuple of arrays"):
             NotTuple().apply((x,))
-        with pytest.raises(TypeError, match="Scalar.forward must return arrays, got float64"):
+        message = r"Scalar.forward output must be a tuple of ndarrays \(or None\), got float64"
+        with pytest.raises(TypeError, match=message):
             Scalar().apply((x,))
 
     def test_bad_inputs(self):
@@ -199,8 +200,17 @@ class TestErrors:
             def backward(self, indexes, grad_outputs):
                 return (numpy.ones(2),)
 
+        class BareArray(FunctionNode):
+            def forward(self, inputs):
+                return (inputs[0] * 1,)
+
+            def backward(self, indexes, grad_outputs):
+                return numpy.ones(2)
+
         for cls, error, message in [
             (WrongShape, ValueError, r"gradient of shape \(3,\) for input 0 of shape \(2,\)"),
+            (BareArray, TypeError, "BareArray.backward must return a tuple, got ndarray"),
+            (BareArray, ValueError, "type of gradients returned from backward is incorrect"),
             (ArrayGrad, TypeError, "type of gradients returned from backward is incorrect"),
             (ArrayGrad, ValueError, "must return Variables"),
         ]:
@@ -463,3 +473,45 @@ def test_check_type_forward_set_on_a_plain_function_node_is_run():
     node.forward = lambda inputs: (inputs[0] * 2,)
     node.apply((numpy.ones(2), numpy.zeros(3)))
     assert calls == [2]
+
+
+class _MissingOutputs(FunctionNode):
+    """y = (None, 3x + 2, None), keeping outputs 1 and 2; the input may come with Nones."""
+
+    def forward(self, inputs):
+        x = inputs[1] if len(inputs) == 3 else inputs[0]
+        self.retain_inputs(tuple(range(len(inputs))))
+        self.retain_outputs((1, 2))
+        return None, x * 3 + 2, None
+
+    def backward(self, indexes, grad_outputs):
+        gy1, gy2, gy3 = grad_outputs
+        assert gy1 is None and gy3 is None
+        y2, y3 = self.get_retained_outputs()
+        assert y3 is None
+        numpy.testing.assert_array_equal(y2.array, [8.0, 11.0])
+        retained = self.get_retained_inputs()
+        if len(retained) == 3:
+            assert retained[0] is None and retained[2] is None
+            return None, gy2 * 3, None
+        return (gy2 * 3,)
+
+
+@pytest.mark.parametrize("with_missing_inputs", [False, True])
+def test_missing_inputs_and_outputs_are_none(with_missing_inputs):
+    x = Variable(numpy.array([2.0, 3.0], numpy.float32))
+    inputs = (None, x, None) if with_missing_inputs else (x,)
+    y1, y2, y3 = _MissingOutputs().apply(inputs)
+    assert y1.array is None and y3.array is None
+    y2.grad = numpy.ones(2, numpy.float32)
+    y2.backward()
+    numpy.testing.assert_array_equal(x.grad, [3.0, 3.0])
+
+
+def test_impl_name_is_the_class_name():
+    assert exponential.Exp()._impl_name == "Exp"
+
+    class Old(chainer.Function):
+        pass
+
+    assert Old().node._impl_name == "Old"

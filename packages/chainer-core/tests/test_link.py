@@ -542,3 +542,34 @@ class _SkipsLinkInit(chainer.Link):
 def test_skipping_link_init_is_reported_no_later_than_the_call(action):
     with pytest.raises(RuntimeError, match=r"^Link\.__init__\(\) has not been called\.$"):
         _SkipsLinkInit(action)(numpy.ones(2, numpy.float32))
+
+
+def test_zerograds_calls_each_parameters_zerograd_with_one_warning():
+    calls = []
+
+    class Counting(chainer.Parameter):
+        def zerograd(self):
+            calls.append(self.name)
+            super().zerograd()
+
+    link = Link()
+    with link.init_scope():
+        link.w = Counting(numpy.ones(2, numpy.float32))
+    with pytest.warns(DeprecationWarning) as record:
+        link.zerograds()
+    assert calls == ["w"] and len(record) == 1
+    numpy.testing.assert_array_equal(link.w.grad, [0, 0])
+
+
+def test_a_mixin_after_link_may_define_the_call():
+    class CallMixin:
+        def __call__(self, x, scale=1):
+            return (self, x * scale)
+
+    class Injected(Link, CallMixin):
+        pass
+
+    link = Injected()
+    assert link(2, scale=3) == (link, 6)
+    with pytest.raises(AttributeError, match="Link has no forward method"):
+        Link()(1)

@@ -107,3 +107,12 @@ def test_default_output_is_stdout_and_it_is_flushed(modules, capsys):
     out = Recorder()
     print_runtime_info(out)
     assert out.flushes == 1 and out.getvalue().startswith("Platform: ")
+
+
+def test_v7_private_get_runtime_info_prints_the_same_text():
+    from chainer import _runtime_info
+
+    out = io.StringIO()
+    print_runtime_info(out)
+    info = _runtime_info._get_runtime_info()
+    assert str(info) == out.getvalue() and chainer.__version__ in str(info)

@@ -420,3 +420,114 @@ def test_a_gradient_set_by_hand_can_be_differentiated():
     y.backward(enable_double_backprop=True)
     (g,) = chainer.grad([x.grad_var], [gy], [Variable(numpy.ones(3, numpy.float32))])
     numpy.testing.assert_array_equal(g.array, 2 * x.array)  # d(2 x gy)/d gy
+
+
+class TestV7Compatibility:
+    """Names and behaviour code written for Chainer v7 relies on."""
+
+    def test_private_aliases(self):
+        x = Variable(_f32(2))
+        assert x._node is x.node
+        x._node._rank = 3
+        assert x.rank == 3 and x.node._rank == 3
+        assert x._has_chainerx_array is False
+        assert Variable()._has_chainerx_array is False
+        x.grad = numpy.ones(2, numpy.float32)
+        assert x._grad is x.grad
+
+    def test_init_unchecked(self):
+        a = _f32(3)
+        x = Variable._init_unchecked(a, name="x", is_chainerx_array=False)
+        assert type(x) is Variable and x.array is a and x.name == "x"
+        assert x.requires_grad and x.grad is None
+        assert Variable._init_unchecked(a, requires_grad=False).requires_grad is False
+
+    def test_node_takes_no_grad(self):
+        with pytest.raises(ValueError, match=r"unexpected keyword arguments \['grad'\]"):
+            VariableNode(Variable(), "", grad=None)
+
+    def test_label_writes_shapes_as_v7(self):
+        assert Variable(_f32(1)).label == "(1), float32"
+        assert Variable(_f32(2, 5)).label == "(2, 5), float32"
+        assert Variable(numpy.array(1, numpy.float32)).label == "float32"
+
+    def test_text_of_named_empty_and_missing_arrays(self):
+        x = Variable(_f32(2, 2), name="x")
+        assert repr(x) == "variable x([[0., 1.],\n            [2., 3.]])"
+        assert str(x) == "variable x([[0. 1.]\n            [2. 3.]])"
+        assert repr(Variable(_f32(0, 0))) == "variable([], shape=(0, 0))"
+        assert repr(Variable(_f32(0))) == "variable([])"
+        assert str(Variable(_f32(0, 0), name="e")) == "variable e([])"
+        assert str(Variable(name="x")) == repr(Variable(name="x")) == "variable x(None)"
+
+    def test_bool_of_several_elements_is_a_type_error(self):
+        assert bool(Variable(numpy.array([2.0], numpy.float32)))
+        with pytest.raises(TypeError, match=r"variable of shape \(2,\) is ambiguous"):
+            bool(Variable(_f32(2)))
+
+    def test_zerograd_zeroes_in_place_and_unchains(self):
+        x = Variable(_f32(2))
+        x.grad_var = Variable(numpy.full(2, numpy.nan, numpy.float32))
+        x.grad_var.creator_node = chainer.FunctionNode()
+        before = x.grad
+        with pytest.warns(DeprecationWarning):
+            x.zerograd()
+        assert x.grad is before and x.grad_var.creator_node is None
+        numpy.testing.assert_array_equal(x.grad, [0, 0])
+
+    def test_uninitialized_parameter_grad_is_unavailable_until_cleared(self):
+        p = Parameter()
+        with pytest.raises(RuntimeError, match="uninitialized parameter is not available"):
+            _ = p.grad
+        with pytest.raises(RuntimeError, match="uninitialized parameter 'w' is not"):
+            _ = Parameter(name="w").grad_var
+        p.cleargrad()
+        assert p.grad is None and p.grad_var is None
+        p.initialize((2,))
+        assert p.grad is None
+
+    def test_uninitialized_parameter_dtype_needs_the_initializer_dtype(self):
+        def initializer(array):
+            array[...] = 1
+
+        p = Parameter(initializer)
+        with pytest.raises(RuntimeError, match="initializer function has no dtype attribute"):
+            _ = p.dtype
+        p.initialize((2,))  # float32 by default, as v7's generate_array
+        assert p.dtype == numpy.float32
+        numpy.testing.assert_array_equal(p.array, [1, 1])
+        assert Parameter(initializers.Zero(numpy.float16)).dtype == numpy.float16
+
+
+def test_layout_argument_takes_only_the_standard_layout():
+    assert Variable(_f32(2), layout=None).layout is None
+    with pytest.raises(ValueError, match="memory layouts are not supported; got layout 'NHWC'"):
+        Variable(_f32(2), layout="NHWC")
+
+
+class _CopyingDevice(chainer.backend.Device):
+    """A user-defined device keeping arrays in NumPy (as v7's tests define one)."""
+
+    xp = numpy
+    supported_array_types = (numpy.ndarray,)
+    name = "@copying"
+
+    def send_array(self, array):
+        return array.copy()
+
+
+def test_device_is_the_one_given_to_to_device_until_the_array_is_replaced():
+    device = _CopyingDevice()
+    x = Variable(_f32(2))
+    x.to_device(device)
+    assert x.device is device
+    p = Parameter(_f32(2))
+    p.to_device(device)
+    assert p.device is device
+    lazy = Parameter(initializers.One())
+    lazy.to_device(device)
+    assert lazy.device is device
+    lazy.initialize((2,))
+    assert lazy.device is device
+    x.array = _f32(3)
+    assert x.device == chainer.backend.CpuDevice()

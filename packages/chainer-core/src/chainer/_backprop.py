@@ -8,7 +8,9 @@ flowing into the same variable node are summed before its creator runs.
 from __future__ import annotations
 
 import heapq
+import traceback
 import warnings
+import weakref
 
 from chainer import _function_hooks_registry as _hooks
 from chainer import _grad_ready
@@ -18,7 +20,7 @@ from chainer.variable import Variable
 
 def walk_creators(var: Variable):
     """Every function node reachable backward from ``var`` (each once)."""
-    node = var._node
+    node = var._graph_node
     start = None if node is None else node.creator_node
     if start is None:
         return
@@ -32,6 +34,23 @@ def walk_creators(var: Variable):
             if creator is not None and id(creator) not in seen:
                 seen.add(id(creator))
                 stack.append(creator)
+
+
+# The nodes of gradients that an old-style Function's backward computed while a graph was
+# recorded (double backprop): backprop reaching one refuses, even after its variable died.
+old_style_grad_nodes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _refuse_old_style_grad(var: Variable) -> None:
+    _refuse_old_style_label(var._old_style_grad_generator)
+
+
+def _refuse_old_style_label(label: str) -> None:
+    raise RuntimeError(
+        f"cannot differentiate a gradient computed by the old-style Function "
+        f"{label!r} again: its backward works on arrays (use a "
+        "FunctionNode for higher-order gradients)"
+    )
 
 
 def _as_grad_variable(grad) -> Variable:
@@ -59,6 +78,14 @@ def _initial_grad(var: Variable, given, loss_scale, caller: str):
                 f"{caller}: the output of shape {shape} has no gradient; set its .grad "
                 "(only single-element and empty outputs start automatically)"
             )
+        if array.ndim != 0:
+            warnings.warn(
+                f"{caller}: starting from 1 at an output of shape {array.shape} (one element, "
+                "not a scalar) is deprecated, as in Chainer v7; squeeze it to shape () or set "
+                "its .grad",
+                DeprecationWarning,
+                stacklevel=4,
+            )
         gv = Variable(var.xp.ones_like(array), requires_grad=False)
         var._grad_var = gv
     return _scaled(gv, loss_scale)
@@ -71,7 +98,9 @@ def backward_from(
     roots = []
     for i, y in enumerate(outputs):
         given = None if grad_outputs is None else grad_outputs[i]
-        if y._node is None or y._node.creator_node is None:
+        if y._old_style_grad_generator is not None:
+            _refuse_old_style_grad(y)
+        if y._graph_node is None or y._graph_node.creator_node is None:
             continue  # a leaf: nothing to propagate
         roots.append((y.node, _initial_grad(y, given, loss_scale, caller)))
     if not roots:
@@ -167,22 +196,35 @@ def grad(
         for v in seq:
             if not isinstance(v, Variable):
                 raise TypeError(f"{name} must contain only Variables, got {type(v).__name__}")
+            if v._old_style_grad_generator is not None and name == "outputs":
+                _refuse_old_style_grad(v)
     for name, seq, ref in (
         ("grad_outputs", grad_outputs, outputs),
         ("grad_inputs", grad_inputs, inputs),
     ):
+        if seq is not None and not isinstance(seq, (tuple, list)):
+            raise TypeError(f"{name} must be a tuple or a list, not {type(seq).__name__}")
         if seq is not None and len(seq) != len(ref):
             raise ValueError(f"{name} must have {len(ref)} entries, got {len(seq)}")
 
     targets = {}
     for x in inputs:
         targets.setdefault(x.node, None)
-    if grad_inputs is not None:
-        for x, gx in zip(inputs, grad_inputs):
-            if gx is not None:
-                targets[x.node] = _add(targets[x.node], _as_grad_variable(gx))
     roots = []
+    if grad_inputs is not None:
+        # An initial gradient of an input flows on through the graph like an output's (v7):
+        # it reaches the inputs that input depends on.
+        for x, gx in zip(inputs, grad_inputs):
+            if gx is None:
+                continue
+            gx = _as_grad_variable(gx)
+            if x.node.creator_node is not None:
+                roots.append((x.node, gx))
+            else:
+                targets[x.node] = _add(targets[x.node], gx)
     for i, y in enumerate(outputs):
+        if y._old_style_grad_generator is not None:
+            _refuse_old_style_grad(y)
         given = None if grad_outputs is None else grad_outputs[i]
         g = _initial_grad_for_grad(y, given, loss_scale)
         if y.node.creator_node is not None:
@@ -357,10 +399,15 @@ def _call_backward(
         out_arrays = tuple([None if g is None else g._array for g in out_grads])
         for hook in hooks:
             hook.backward_preprocess(func, in_data, out_arrays)
-    if grad_inputs is None:
-        gxs = func.backward(target_indexes, out_grads)
-    else:
-        gxs = func.backward_accumulate(target_indexes, out_grads, grad_inputs)
+    try:
+        if grad_inputs is None:
+            gxs = func.backward(target_indexes, out_grads)
+        else:
+            gxs = func.backward_accumulate(target_indexes, out_grads, grad_inputs)
+    except Exception as e:
+        if debug and func.stack and e.args and isinstance(e.args[0], str):
+            e.args = (e.args[0] + _stack_text(func),) + e.args[1:]
+        raise
     in_nodes = func.inputs
     if type(gxs) is not tuple or len(gxs) != len(target_indexes):
         gxs = func._normalize_grads(target_indexes, gxs)
@@ -378,7 +425,7 @@ def _call_backward(
             raise ValueError(
                 f"shape of gradients returned from backward is incorrect: {func.label}.backward "
                 f"returned a gradient of shape {gx._array.shape} for input {i} of shape "
-                f"{node.shape}"
+                f"{node.shape}" + _stack_text(func)
             )
         if debug and node.dtype is not None and gx._array.dtype != node.dtype:
             raise ValueError(
@@ -393,11 +440,20 @@ def _call_backward(
     return gxs
 
 
+def _stack_text(func) -> str:
+    """Where ``func`` was applied (recorded in debug mode), for error messages."""
+    if not func.stack:
+        return ""
+    return "\nStacktrace of the function is below:\n" + "".join(traceback.format_list(func.stack))
+
+
 class _GradientTypeError(TypeError, ValueError):
     """backward returned something other than a Variable (v7 code catches ValueError)."""
 
 
 def _accumulate_into_leaf(node, gx, loss_scale) -> None:
+    if old_style_grad_nodes and node in old_style_grad_nodes:
+        _refuse_old_style_label(old_style_grad_nodes[node])
     var = node.get_variable_or_none()
     if var is None:
         return

@@ -80,3 +80,6 @@ def print_runtime_info(out: TextIO | None = None) -> None:
     out.write(str(_RuntimeInfo()))
     if hasattr(out, "flush"):
         out.flush()
+
+
+_get_runtime_info = _RuntimeInfo  # v7 compatibility: v7's private name, read by its tests

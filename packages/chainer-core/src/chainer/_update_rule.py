@@ -6,6 +6,7 @@ classes is ``chainer.optimizer`` (their ``__module__`` says so, for pickles and 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -107,10 +108,13 @@ def _register_hook(pre: dict, post: dict, hook: Callable, name: str | None, timi
         raise ValueError(f"timing must be 'pre', 'post' or 'auto', got {timing!r}")
     if timing == "auto":
         timing = getattr(hook, "timing", "pre")
-        if timing not in ("pre", "post"):
-            raise ValueError(
-                f"hook {hook!r} has timing attribute {timing!r}; expected 'pre' or 'post'"
+        if timing not in ("pre", "post"):  # v7: warn and run it before the update
+            warnings.warn(
+                f"hook {hook!r} has timing attribute {timing!r}, not 'pre' or 'post'; it "
+                "runs before the update ('pre')",
+                stacklevel=3,
             )
+            timing = "pre"
     if name is None:
         name = getattr(hook, "name", None) or getattr(hook, "__name__", None)
         if name is None:
@@ -183,10 +187,10 @@ class UpdateRule:
     def update(self, param) -> None:
         """Update ``param`` with its gradient: unscale, pre hooks, :meth:`update_core`, post hooks.
 
-        Nothing happens when the rule is disabled or the parameter has no gradient. A gradient
-        computed with a loss scale (``param._loss_scale``) is divided by it first.
+        Nothing happens when the rule is disabled or the parameter has no array or gradient. A
+        gradient computed with a loss scale (``param._loss_scale``) is divided by it first.
         """
-        if not self.enabled or param.grad is None:
+        if not self.enabled or param.array is None or param.grad is None:
             return
         self.t += 1
         if self._use_fp32_update and param.dtype == numpy.float16:

@@ -16,6 +16,10 @@ def is_supported_array(value) -> bool:
     return module in _BACKEND_MODULES and hasattr(value, "shape") and hasattr(value, "dtype")
 
 
+def is_chainerx_array(value) -> bool:
+    return type(value).__module__.partition(".")[0] == "chainerx"
+
+
 def check_array_type(value, what: str) -> None:
     if not is_supported_array(value):
         raise TypeError(
@@ -61,6 +65,24 @@ def to_numpy(array):
     return numpy.asarray(array)
 
 
+def array_text(var, repr_style: bool) -> str:
+    """``variable NAME(ARRAY)`` as v7 prints it for ``repr`` (comma-separated, the shape of
+    an empty array other than ``(0,)``) or ``str``."""
+    prefix = "variable" if var._name is None else f"variable {var._name}"
+    array = var._array
+    if array is None:
+        body = "None"
+    else:
+        array = to_numpy(array)
+        if not repr_style:
+            body = numpy.array2string(array, prefix=prefix + "(")
+        elif array.size == 0 and array.shape != (0,):
+            body = f"[], shape={array.shape!r}"
+        else:
+            body = numpy.array2string(array, prefix=prefix + "(", separator=", ", sign=None)
+    return f"{prefix}({body})"
+
+
 def _stats(array) -> str:
     a = to_numpy(array)
     if a.size == 0:
@@ -88,7 +110,7 @@ def debug_text(var) -> str:
             "dtype": str(array.dtype),
             "statistics": _stats(array),
         }
-    grad = var.grad
+    grad = None if var._grad_var is None else var._grad_var._array
     if grad is None:
         fields["grad"] = "None"
     elif to_numpy(grad).size and not to_numpy(grad).any():

@@ -6,7 +6,8 @@ import contextlib
 import weakref
 from collections.abc import Iterator
 
-from chainer.configuration import using_config
+from chainer import _backprop, _variable_checks
+from chainer.configuration import config, using_config
 from chainer.function_node import FunctionNode
 from chainer.variable import Variable
 
@@ -43,6 +44,10 @@ class FunctionAdapter(FunctionNode):
     def label(self) -> str:
         return self._function.label
 
+    @property
+    def _impl_name(self) -> str:
+        return type(self._function).__name__
+
     def check_type_forward(self, in_types) -> None:
         self._function.check_type_forward(in_types)
 
@@ -54,7 +59,9 @@ class FunctionAdapter(FunctionNode):
             raise TypeError(
                 f"{self.label}.forward must return a tuple of arrays, got {type(outputs).__name__}"
             )
-        self._output_zeros = [(y.shape, y.dtype, _array_module(y)) for y in outputs]
+        self._output_zeros = [
+            None if y is None else (y.shape, y.dtype, _array_module(y)) for y in outputs
+        ]
         retained = self._function._output_indexes
         if retained is None:
             retained = tuple(range(len(outputs)))
@@ -72,8 +79,8 @@ class FunctionAdapter(FunctionNode):
         # unknown; non-floating outputs never have one (None).
         if any(g is None for g in grads):
             grads = tuple(
-                xp.zeros(shape, dtype) if g is None and dtype.kind == "f" else g
-                for g, (shape, dtype, xp) in zip(grads, self._output_zeros)
+                _zeros(spec) if g is None and spec is not None and spec[1].kind == "f" else g
+                for g, spec in zip(grads, self._output_zeros)
             )
         self._function._out_data = out_data
         gxs = self._function.backward(in_data, grads)
@@ -89,12 +96,31 @@ class FunctionAdapter(FunctionNode):
                 f"{self.label}.backward returned {len(gxs)} gradients for "
                 f"{len(self.inputs)} inputs"
             )
-        return tuple(
-            [
-                None if gxs[i] is None else Variable(gxs[i], requires_grad=False)
-                for i in target_input_indexes
-            ]
-        )
+        return tuple([self._gradient_variable(i, gxs[i]) for i in target_input_indexes])
+
+    def _gradient_variable(self, index: int, gx) -> Variable | None:
+        """Check an array from the old-style backward and wrap it; backprop refuses to
+        differentiate it again (the variable requires a gradient so that it is reached)."""
+        if gx is None:
+            return None
+        node = self.inputs[index]
+        problem = None
+        if not _variable_checks.is_supported_array(gx):
+            problem = f"must be an array, got {type(gx).__name__}"
+        elif node.dtype is not None and gx.dtype != node.dtype:
+            problem = f"has dtype {gx.dtype}, but the input has dtype {node.dtype}"
+        if problem is not None:
+            raise TypeError(f"{self.label}.backward: the gradient of input {index} {problem}")
+        g = Variable(gx)
+        g._old_style_grad_generator = self.label
+        if config.enable_backprop:  # double backprop: the gradient may enter a graph
+            _backprop.old_style_grad_nodes[g.node] = self.label
+        return g
+
+
+def _zeros(spec: tuple):
+    shape, dtype, xp = spec
+    return xp.zeros(shape, dtype)
 
 
 def _array_module(array):

@@ -7,6 +7,7 @@ derivatives come for free), then call :meth:`FunctionNode.apply`.
 
 from __future__ import annotations
 
+import traceback
 import weakref
 
 import numpy
@@ -14,6 +15,7 @@ import numpy
 from chainer import _function_hooks_registry as _hooks
 from chainer import _variable_checks
 from chainer._function_hooks_registry import state as _hook_state
+from chainer._variable_checks import is_chainerx_array
 from chainer.configuration import config
 from chainer.utils import type_check
 from chainer.variable import Variable, VariableNode, _new_output, _new_variable
@@ -110,6 +112,11 @@ class FunctionNode:
         return type(self).__name__
 
     @property
+    def _impl_name(self) -> str:
+        """The class name (v7's private name for it; profiling hooks report it)."""
+        return type(self).__name__
+
+    @property
     def output_data(self) -> tuple:
         """The retained output arrays (``None`` for the ones not retained)."""
         if self._output_indexes_to_retain is None or self.outputs is None:
@@ -176,7 +183,7 @@ class FunctionNode:
         for hook in hooks:
             hook.forward_preprocess(self, in_data)
 
-        if in_data and type(in_data[0]) is not _ndarray and _is_chainerx(in_data[0]):
+        if in_data and type(in_data[0]) is not _ndarray and is_chainerx_array(in_data[0]):
             outputs = self._forward_chainerx_or_fallback(in_data)
         else:
             outputs = self.forward(in_data)
@@ -187,14 +194,17 @@ class FunctionNode:
 
         for y in outputs:
             if type(y) is not _ndarray and not _variable_checks.is_supported_array(y):
+                if y is None:  # v7: a missing output (its variable holds None)
+                    continue
                 raise TypeError(
-                    f"{self.label}.forward must return arrays, got {type(y).__name__} "
-                    "(wrap NumPy scalars with numpy.asarray)"
+                    f"{self.label}.forward output must be a tuple of ndarrays (or None), got "
+                    f"{type(y).__name__} (wrap NumPy scalars with numpy.asarray)"
                 )
         for hook in hooks:
             hook.forward_postprocess(self, in_data)
         if config.debug:
             _hooks.check_nan_in_forward(self, in_data, outputs)
+            self.stack = traceback.extract_stack()  # errors in backward show where this ran
 
         if requires_grad and config.enable_backprop:
             return self._record(inputs, in_data, outputs)
@@ -219,9 +229,9 @@ class FunctionNode:
         rank = 0
         for x in inputs:
             if isinstance(x, Variable):
-                node = x._node
+                node = x._graph_node
                 if node is None:
-                    node = x._node = VariableNode(x, x._name)
+                    node = x._graph_node = VariableNode(x, x._name)
                 elif node.rank > rank:
                     rank = node.rank
             else:  # a plain array input: a constant of the graph
@@ -305,7 +315,11 @@ class FunctionNode:
             return ()
         if self.inputs is None:
             raise RuntimeError(f"{self.label}: retained inputs are available only in backward")
-        return tuple([self.inputs[index].get_variable() for index in indexes])
+        inputs = self.inputs
+        # A missing (None) input stays None, as in v7.
+        return tuple(
+            [None if inputs[i].dtype is None else inputs[i].get_variable() for i in indexes]
+        )
 
     def get_retained_outputs(self) -> tuple:
         """The retained outputs as variables (connected to the graph: double backprop works)."""
@@ -318,7 +332,9 @@ class FunctionNode:
         outputs = list(self.outputs)
         for index, array in zip(indexes, self._retained_output_data):
             node = outputs[index]()
-            if node is None:
+            if array is None:  # a missing output (forward returned None)
+                rets.append(None)
+            elif node is None:
                 # The output variable and its node are gone: rebuild one on this creator.
                 var = Variable(array)
                 node = var.node
@@ -378,7 +394,12 @@ class FunctionNode:
         if isinstance(gxs, list):
             gxs = tuple(gxs)
         elif type(gxs) is not tuple:
-            raise TypeError(f"{self.label}.backward must return a tuple, got {type(gxs).__name__}")
+            from chainer._backprop import _GradientTypeError
+
+            raise _GradientTypeError(
+                f"type of gradients returned from backward is incorrect: {self.label}.backward "
+                f"must return a tuple, got {type(gxs).__name__}"
+            )
         n_inputs = len(self.inputs)
         if len(gxs) == len(target_input_indexes):
             return gxs
@@ -418,10 +439,6 @@ class FunctionNode:
         if name not in hooks:
             raise KeyError(f"no hook named {name!r} on {self.label}")
         hooks.pop(name).deleted(self)
-
-
-def _is_chainerx(array) -> bool:
-    return type(array).__module__.partition(".")[0] == "chainerx"
 
 
 def _type_error_message(func: FunctionNode, error, in_data: tuple) -> str:

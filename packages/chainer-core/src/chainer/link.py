@@ -279,8 +279,10 @@ class Link(DeviceResident):
             DeprecationWarning,
             stacklevel=2,
         )
-        for param in self.params():
-            param._zerograd()  # one warning (above) for the whole link
+        with warnings.catch_warnings():  # one warning (above) for the whole link
+            warnings.simplefilter("ignore", DeprecationWarning)
+            for param in self.params():
+                param.zerograd()  # the public method, as v7 (subclasses may override it)
 
     def addgrads(self, link: Link) -> None:
         """Add the gradients of ``link``'s parameters (same structure) to this link's."""
@@ -462,6 +464,9 @@ class Link(DeviceResident):
     def __call__(self, *args: tp.Any, **kwargs: tp.Any) -> tp.Any:
         forward = getattr(self, "forward", None)
         if forward is None:
+            mixin_call = _mixin_call(self)
+            if mixin_call is not None:  # v7: a mixin after Link defines the call
+                return mixin_call(*args, **kwargs)
             raise AttributeError(
                 f"{type(self).__name__} has no forward method: define forward(self, ...) to "
                 "make the link callable"
@@ -672,3 +677,13 @@ class ChainList(Link, MutableSequence):
 
     def __str__(self) -> str:
         return _link_tree.tree_text(self, self._named_children())
+
+
+def _mixin_call(link: Link):
+    """``__call__`` of a class after :class:`Link` in the link's MRO (a mixin), bound."""
+    mro = type(link).__mro__
+    for klass in mro[mro.index(Link) + 1 :]:
+        call = klass.__dict__.get("__call__")
+        if call is not None:
+            return call.__get__(link, type(link)) if hasattr(call, "__get__") else call
+    return None

@@ -23,6 +23,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import warnings
@@ -152,8 +153,14 @@ class Optimizer:
             self.call_hook(hook)
 
     def call_hook(self, hook: Callable) -> None:
-        """Call one optimizer hook as ``hook(self)``."""
-        hook(self)
+        """Call one optimizer hook: ``hook(self)``, or, when ``hook.call_for_each_param`` is
+        true, ``hook(update_rule, param)`` for each initialized parameter (its rule may be
+        ``None``, as in v7)."""
+        if getattr(hook, "call_for_each_param", False):
+            for param in self.target.params(include_uninit=False):
+                hook(getattr(param, "update_rule", None), param)
+        else:
+            hook(self)
 
     def serialize(self, serializer) -> None:
         """Save or load ``t``, ``epoch`` and each parameter's update rule (under its path)."""
@@ -271,14 +278,8 @@ class GradientMethod(Optimizer):
                     param.grad = param.xp.zeros_like(param.array)
 
     def call_hook(self, hook: Callable) -> None:
-        """Call one hook (per parameter if ``hook.call_for_each_param``), then refill grads."""
-        if getattr(hook, "call_for_each_param", False):
-            for param in self.target.params(include_uninit=False):
-                rule = getattr(param, "update_rule", None)
-                if rule is not None:
-                    hook(rule, param)
-        else:
-            hook(self)
+        """Call one hook (as :meth:`Optimizer.call_hook`), then refill cleared gradients."""
+        super().call_hook(hook)
         # A hook may clear gradients; the next hook and the rules expect arrays.
         self.reallocate_cleared_grads()
 
@@ -327,3 +328,34 @@ class GradientMethod(Optimizer):
         self.reallocate_cleared_grads()
         self.call_hooks("post")
         self.update_loss_scale()
+
+
+# v7 kept its optimizer hooks in this module too, deprecated (a warning when one is made).
+_DEPRECATED_HOOKS = frozenset(
+    {"GradientClipping", "GradientHardClipping", "GradientNoise", "Lasso", "WeightDecay"}
+)
+
+
+def __getattr__(name: str):
+    if name in _DEPRECATED_HOOKS:
+        return _deprecated_hook(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def _deprecated_hook(name: str) -> type:
+    from chainer import optimizer_hooks
+
+    hook = getattr(optimizer_hooks, name)
+
+    def __init__(self, *args, **kwargs) -> None:
+        warnings.warn(
+            f"chainer.optimizer.{name} is deprecated (as in Chainer v7); use "
+            f"chainer.optimizer_hooks.{name}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        hook.__init__(self, *args, **kwargs)
+
+    doc = f"Deprecated alias of :class:`chainer.optimizer_hooks.{name}`."
+    return type(name, (hook,), {"__init__": __init__, "__module__": __name__, "__doc__": doc})

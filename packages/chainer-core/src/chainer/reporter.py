@@ -309,13 +309,16 @@ class DictSummary:
         return statistics
 
     def serialize(self, serializer: AbstractSerializer) -> None:
-        """Save or load every summary; loading replaces the current ones."""
+        """Save or load every summary; loading replaces the current ones (a file without
+        statistics empties them, with a warning)."""
         # Keys contain '/', the serializers' path separator, so summaries are stored by
         # position and the keys as one JSON string.
         if isinstance(serializer, Deserializer):
             try:
                 names = json.loads(serializer("_names", ""))
             except KeyError:
+                # v7: a file without statistics (an older format) starts them afresh.
+                self._summaries = {}
                 warnings.warn("The names of statistics are not saved.", stacklevel=2)
                 return
             self._summaries = {name: Summary() for name in names}

@@ -35,7 +35,12 @@ class VariableNode:
         "__weakref__",
     )
 
-    def __init__(self, variable: Variable, name: str | None = None) -> None:
+    def __init__(self, variable: Variable, name: str | None = None, **kwargs) -> None:
+        if kwargs:
+            raise ValueError(
+                f"VariableNode() got unexpected keyword arguments {sorted(kwargs)}; a gradient "
+                "is set on the Variable (Variable.grad), not on its node"
+            )
         self._variable = weakref.ref(variable)
         self.creator_node = None
         self.rank = 0
@@ -48,6 +53,15 @@ class VariableNode:
         else:
             self.dtype = array.dtype
             self.shape = array.shape
+
+    @property
+    def _rank(self) -> int:
+        """v7 compatibility: v7's private name of :attr:`rank`."""
+        return self.rank
+
+    @_rank.setter
+    def _rank(self, rank: int) -> None:
+        self.rank = rank
 
     @property
     def creator(self):
@@ -72,7 +86,7 @@ class VariableNode:
             return "None"
         if self.shape == ():
             return str(self.dtype)
-        return f"{self.shape}, {self.dtype}"
+        return f"({', '.join(map(str, self.shape))}), {self.dtype}"
 
     @property
     def grad(self):
@@ -90,7 +104,7 @@ class VariableNode:
         if var is not None:
             return var
         var = Variable(self.data, name=self.name, requires_grad=self._requires_grad)
-        var._node = self
+        var._graph_node = self
         self._variable = weakref.ref(var)
         return var
 
@@ -137,19 +151,20 @@ class Variable:
         name: Name of the variable, shown in graphs and summaries.
         grad: Initial gradient array.
         requires_grad: Whether backward computes a gradient for this variable.
+        layout: Memory layout of ``data``; only ``None`` (the standard layout) is supported.
 
     Example:
-        >>> x = chainer.Variable(numpy.array([5.0], dtype=numpy.float32))
+        >>> x = chainer.Variable(numpy.array(5.0, dtype=numpy.float32))
         >>> y = x ** 2 - 2 * x + 1
         >>> y.backward()
         >>> x.grad
-        array([8.], dtype=float32)
+        array(8., dtype=float32)
     """
 
     __slots__ = (
         "_array",
         "_grad_var",
-        "_node",
+        "_graph_node",
         "_requires_grad",
         "_name",
         "_loss_scale",
@@ -159,32 +174,55 @@ class Variable:
     # Let NumPy defer to Variable's reflected operators (ndarray * Variable -> Variable).
     __array_priority__ = 200
     __array_ufunc__ = None
+    # The label of the old-style Function whose backward computed this gradient variable:
+    # backprop refuses to differentiate it again (its backward worked on arrays).
+    _old_style_grad_generator = None
+    # The device of the last to_device() (None: the array's own device, worked out when asked).
+    _target_device = None
 
-    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True) -> None:
+    def __init__(
+        self, data=None, *, name=None, grad=None, requires_grad=True, layout=None
+    ) -> None:
+        if layout is not None:  # v7's argument; only the standard layout is supported
+            raise ValueError(f"memory layouts are not supported; got layout {layout!r}")
         if data is not None and type(data) is not numpy.ndarray:
             _checks.check_array_type(data, "data")
         self._array = data
         self._grad_var = None
-        self._node = None
+        self._graph_node = None
         self._requires_grad = requires_grad
         self._name = name
         self._loss_scale = None
         if grad is not None:
             self.grad = grad
 
+    @classmethod
+    def _init_unchecked(
+        cls, data=None, name=None, grad=None, requires_grad=True, is_chainerx_array=None
+    ) -> Variable:
+        """v7 compatibility: a variable made without checking ``data`` (the ChainerX flag is
+        derived from the array, so ``is_chainerx_array`` is accepted and not needed)."""
+        var = _new_variable(data, requires_grad)
+        var._name = name
+        if grad is not None:
+            var.grad = grad
+        return var
+
     # -- graph ------------------------------------------------------------------------------
 
     @property
     def node(self) -> VariableNode:
         """The :class:`VariableNode` of this variable (created on first use)."""
-        node = self._node
+        node = self._graph_node
         if node is None:
-            node = self._node = VariableNode(self, self._name)
+            node = self._graph_node = VariableNode(self, self._name)
         return node
+
+    _node = node  # v7 compatibility: v7's private name of the node, read by its tests
 
     @property
     def creator_node(self):
-        node = self._node
+        node = self._graph_node
         return None if node is None else node.creator_node
 
     @creator_node.setter
@@ -193,7 +231,7 @@ class Variable:
 
     @property
     def creator(self):
-        node = self._node
+        node = self._graph_node
         return None if node is None else node.creator
 
     @creator.setter
@@ -208,7 +246,7 @@ class Variable:
 
     @property
     def rank(self) -> int:
-        node = self._node
+        node = self._graph_node
         return 0 if node is None else node.rank
 
     @property
@@ -217,7 +255,7 @@ class Variable:
 
     def unchain(self) -> None:
         """Cut the link to the creator: this variable becomes a leaf of a new graph."""
-        node = self._node
+        node = self._graph_node
         if node is not None:
             node.creator_node = None
 
@@ -244,10 +282,22 @@ class Variable:
         if d is not None and type(d) is not numpy.ndarray:
             _checks.check_array_type(d, "array")
         self._array = d
-        if self._node is not None:
-            self._node._set_data_type(d)
+        if self._target_device is not None:
+            self._target_device = None
+        if self._graph_node is not None:
+            self._graph_node._set_data_type(d)
 
     data = array
+
+    @property
+    def _has_chainerx_array(self) -> bool:
+        """v7 compatibility: whether the array is a ChainerX array."""
+        return _checks.is_chainerx_array(self._array)
+
+    @property
+    def _grad(self):
+        """v7 compatibility: v7's private name of :attr:`grad`."""
+        return self.grad
 
     @property
     def raw_array(self):
@@ -309,6 +359,7 @@ class Variable:
         gv = self._grad_var
         if gv is not None and gv._array is not None:
             gv._array[...] = 0
+            gv.unchain()
         else:
             self._grad_var = Variable(zeros, requires_grad=False)
 
@@ -370,6 +421,11 @@ class Variable:
 
     @property
     def device(self):
+        """The device of the array: the one given to the last :meth:`to_device` (kept as given,
+        so a user-defined device is reported, as v7) until the array is replaced."""
+        target = self._target_device
+        if target is not None:
+            return target
         from chainer import backend
 
         if self._array is None:
@@ -383,8 +439,8 @@ class Variable:
     @name.setter
     def name(self, n: str | None) -> None:
         self._name = n
-        if self._node is not None:
-            self._node.name = n
+        if self._graph_node is not None:
+            self._graph_node.name = n
 
     @property
     def label(self) -> str:
@@ -409,6 +465,11 @@ class Variable:
         return len(self._array)
 
     def __bool__(self) -> bool:
+        if self._array.size != 1:
+            raise TypeError(
+                f"the truth value of a variable of shape {self._array.shape} is ambiguous; "
+                "only single-element variables convert to bool"
+            )
         return bool(self._array)
 
     __hash__ = object.__hash__
@@ -427,11 +488,12 @@ class Variable:
         gv = self._grad_var
         if gv is not None:
             gv._set_array_keeping_graph(device.send(gv._array))
+        self._target_device = device
 
     def _set_array_keeping_graph(self, array) -> None:
         self._array = array
-        if self._node is not None:
-            self._node._set_data_type(array)
+        if self._graph_node is not None:
+            self._graph_node._set_data_type(array)
 
     def to_cpu(self) -> None:
         self.to_device("@numpy")
@@ -461,20 +523,10 @@ class Variable:
     # -- text -----------------------------------------------------------------------------
 
     def __repr__(self) -> str:
-        if self._array is None:
-            return "variable(None)" if self._name is None else f"variable {self._name}(None)"
-        body = numpy.array2string(
-            _checks.to_numpy(self._array), prefix="variable(", separator=", ", sign=None
-        )
-        if self._name is not None:
-            return f"variable {self._name}({body})"
-        return f"variable({body})"
+        return _checks.array_text(self, repr_style=True)
 
     def __str__(self) -> str:
-        if self._array is None:
-            return "variable(None)"
-        body = numpy.array2string(_checks.to_numpy(self._array), prefix="variable(")
-        return f"variable({body})" if self._name is None else f"variable {self._name}({body})"
+        return _checks.array_text(self, repr_style=False)
 
     def summary(self) -> str:
         """``<variable NAME>``, or ``<variable at 0xID>`` for an unnamed one (as v7)."""
@@ -581,12 +633,55 @@ class Parameter(Variable):
 
     @property
     def dtype(self):
+        """The array's dtype; before initialization, the initializer's (``RuntimeError`` for an
+        initializer without a ``dtype`` attribute, as v7)."""
         if self._array is not None:
             return self._array.dtype
-        dtype = getattr(self.initializer, "dtype", None)
+        if not hasattr(self.initializer, "dtype"):
+            raise RuntimeError(
+                "the dtype of an uninitialized Parameter is not known: its initializer "
+                f"{type(self.initializer).__name__} has no dtype attribute"
+            )
+        return self._initial_dtype()
+
+    def _initial_dtype(self):
         from chainer._dtypes import get_dtype
 
+        dtype = getattr(self.initializer, "dtype", None)
         return get_dtype(dtype, map_mixed16=numpy.float32)
+
+    @property
+    def grad(self):
+        """The gradient array; reading it before the parameter is initialized raises
+        ``RuntimeError`` (as v7) unless :meth:`cleargrad` or :meth:`zerograd` was called."""
+        if self._array is None:
+            self._check_grad_available()
+        gv = self._grad_var
+        return None if gv is None else gv._array
+
+    @grad.setter
+    def grad(self, g) -> None:
+        Variable.grad.fset(self, g)
+
+    @property
+    def grad_var(self) -> Variable | None:
+        if self._array is None:
+            self._check_grad_available()
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, g: Variable | None) -> None:
+        Variable.grad_var.fset(self, g)
+
+    def _check_grad_available(self) -> None:
+        filler = self._grad_filler
+        if filler is None or filler == 0:  # cleared: None until initialized
+            return
+        name = "" if self._name is None else f" {self._name!r}"
+        raise RuntimeError(
+            f"the gradient of the uninitialized parameter{name} is not available: initialize "
+            "it first (or call cleargrad() to make it None)"
+        )
 
     def initialize(self, shape) -> None:
         """Create the array with ``shape`` using the initializer.
@@ -597,10 +692,12 @@ class Parameter(Variable):
         from chainer import initializers
 
         device = self._initial_device
-        dtype = self.dtype
+        dtype = self._initial_dtype()
         xp = numpy if device is None else device.xp
         array = initializers.generate_array(self.initializer, shape, xp, dtype, device=device)
         self.array = array
+        if device is not None:
+            self._target_device = device
         self._grad_var = None
         if self._grad_filler is not None:
             self.grad = xp.full_like(array, self._grad_filler)
@@ -701,15 +798,18 @@ def _new_output(array, creator, rank: int) -> tuple:
     var._requires_grad = True
     var._name = None
     var._loss_scale = None
-    node = var._node = _object_new(VariableNode)
+    node = var._graph_node = _object_new(VariableNode)
     node._variable = _weakref(var)
     node.creator_node = creator
     node.rank = rank
     node.data = None
     node.name = None
     node._requires_grad = True
-    node.dtype = array.dtype
-    node.shape = array.shape
+    if array is None:  # a missing output of a function (v7 allows them)
+        node.dtype = node.shape = None
+    else:
+        node.dtype = array.dtype
+        node.shape = array.shape
     return var, node
 
 
@@ -721,7 +821,7 @@ def _new_variable(array, requires_grad: bool) -> Variable:
     var = _object_new(Variable)
     var._array = array
     var._grad_var = None
-    var._node = None
+    var._graph_node = None
     var._requires_grad = requires_grad
     var._name = None
     var._loss_scale = None

@@ -10,7 +10,7 @@ from chainer.backends._cpu import CpuDevice, array_to_cpu
 def test_cpu_device_identity():
     device = CpuDevice()
     assert device.name == "@numpy" and str(device) == "@numpy"
-    assert repr(device) == "<CpuDevice @numpy>"
+    assert repr(device) == "<CpuDevice (numpy)>"
     assert device.xp is numpy
     assert device.supported_array_types == (numpy.ndarray,)
     assert device == CpuDevice() and hash(device) == hash(CpuDevice())

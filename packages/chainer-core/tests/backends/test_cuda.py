@@ -316,7 +316,7 @@ def test_fake_cupy_is_available(fake_cupy):
 def test_gpu_device(fake_cupy):
     device = GpuDevice.from_device_id(1)
     assert device.name == "@cupy:1" and str(device) == "@cupy:1"
-    assert repr(device) == "<GpuDevice @cupy:1>"
+    assert repr(device) == "<GpuDevice (cupy):1>"
     assert device.xp is fake_cupy
     assert device.supported_array_types == (fake_cupy.ndarray,)
     assert device.device == fake_cupy.cuda.Device(1)

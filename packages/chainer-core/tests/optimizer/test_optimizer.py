@@ -5,6 +5,7 @@ import copy
 import numpy
 import pytest
 
+import chainer
 from chainer import Parameter
 from chainer.optimizer import GradientMethod, Optimizer
 
@@ -109,7 +110,9 @@ class TestUpdate:
         opt, target, _, _ = setup
         u = dict(target.namedparams())["/u"]
         opt.update()
-        assert u.array is None and u.grad is None and u.update_rule.t == 0
+        assert u.array is None and u.update_rule.t == 0
+        with pytest.raises(RuntimeError, match="uninitialized parameter"):
+            _ = u.grad  # as v7: not available until initialized or cleared
 
     def test_disabled_rule_freezes_its_parameter(self, setup):
         opt, _, w, b = setup
@@ -208,6 +211,24 @@ class TestHooks:
         opt.update()
         assert seen == [(w.update_rule, w), (b.update_rule, b)]
 
+    def test_a_plain_optimizer_calls_per_param_hooks_with_no_rule(self, kit):
+        # v7: Optimizer (not only GradientMethod) honours call_for_each_param.
+        w = kit.param(1.0, 2.0)
+        target = chainer.Link()
+        with target.init_scope():
+            target.w = w
+        opt = Optimizer()
+        opt.setup(target)
+        seen = []
+
+        def per_param(rule, param):
+            seen.append((rule, param))
+
+        per_param.call_for_each_param = True
+        opt.add_hook(per_param)
+        opt.call_hooks()
+        assert seen == [(None, w)]
+
     def test_grads_cleared_by_a_hook_are_refilled(self, setup):
         opt, target, w, _ = setup
         shapes = []
@@ -287,3 +308,26 @@ def test_deepcopy_keeps_rules_tied_to_the_copied_optimizer(setup):
     twin.update()
     numpy.testing.assert_array_equal(twin_w.array, [-0.5, 0.5])
     numpy.testing.assert_array_equal(w.array, [0.5, 1.5])
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("GradientClipping", (1.0,)),
+        ("GradientHardClipping", (-1.0, 1.0)),
+        ("GradientNoise", (0.1,)),
+        ("Lasso", (0.1,)),
+        ("WeightDecay", (0.1,)),
+    ],
+)
+def test_v7_deprecated_hooks_in_this_module_warn_when_made(name, args):
+    hooks = pytest.importorskip("chainer.optimizer_hooks")  # from chainer-training
+    with pytest.warns(DeprecationWarning, match=f"use chainer.optimizer_hooks.{name}"):
+        hook = getattr(chainer.optimizer, name)(*args)
+    assert isinstance(hook, getattr(hooks, name))
+    assert getattr(chainer.optimizer, name) is getattr(chainer.optimizer, name)
+
+
+def test_unknown_names_are_attribute_errors():
+    with pytest.raises(AttributeError, match="has no attribute 'NoSuchHook'"):
+        _ = chainer.optimizer.NoSuchHook

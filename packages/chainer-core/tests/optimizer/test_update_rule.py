@@ -170,13 +170,14 @@ class TestHooks:
             rule.add_hook(3)
         with pytest.raises(ValueError, match="timing must be 'pre', 'post' or 'auto', got 'mid'"):
             rule.add_hook(lambda r, p: None, timing="mid")
-        bad = type("Bad", (), {"timing": "late", "name": "x", "__call__": lambda s, r, p: None})
-        with pytest.raises(ValueError, match="timing attribute 'late'; expected 'pre' or 'post'"):
-            rule.add_hook(bad())
+        late = type("Late", (), {"timing": "late", "name": "x", "__call__": lambda s, r, p: None})
+        with pytest.warns(UserWarning, match="timing attribute 'late', not 'pre' or 'post'; it"):
+            rule.add_hook(late())  # as v7: runs before the update
+        assert list(rule._pre_update_hooks) == ["x"]
         nameless = type("Nameless", (), {"__call__": lambda s, r, p: None})
         with pytest.raises(ValueError, match="has no name: pass name="):
             rule.add_hook(nameless())
-        with pytest.raises(KeyError, match=r"no hook named 'nope'; registered hooks: \[\]"):
+        with pytest.raises(KeyError, match=r"no hook named 'nope'; registered hooks: \['x'\]"):
             rule.remove_hook("nope")
 
 

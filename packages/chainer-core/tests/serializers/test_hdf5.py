@@ -186,3 +186,17 @@ def test_npz_and_hdf5_agree(h5py, tmp_path):
     chainer.testing.save_and_load_hdf5(source, from_hdf5)
     _objects.assert_same_state(from_npz, source)
     _objects.assert_same_state(from_hdf5, source)
+
+
+def test_available_tells_whether_h5py_can_be_imported(monkeypatch):
+    # v7 compatibility: code written for v7 checks serializers.hdf5._available.
+    import importlib.util
+
+    from chainer.serializers import hdf5
+
+    installed = importlib.util.find_spec("h5py") is not None
+    assert hdf5._available is installed
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    assert hdf5._available is False
+    with pytest.raises(AttributeError, match="has no attribute 'missing'"):
+        _ = hdf5.missing

@@ -476,3 +476,15 @@ def test_load_accepts_pathlib_and_str(tmp_path):
     target = _objects.Leaf(seed=0)
     serializers.load_npz(pathlib.Path(tmp_path / "a.npz"), target)
     numpy.testing.assert_array_equal(target.W, source.W)
+
+
+def test_serialize_gives_the_arrays_save_npz_writes():
+    source = _objects.Tree(seed=5)
+    arrays = serializers.npz.serialize(source)
+    buffer = io.BytesIO()
+    serializers.save_npz(buffer, source)
+    buffer.seek(0)
+    stored = _read_plain(buffer)
+    assert sorted(arrays) == sorted(stored) and arrays
+    for key, value in stored.items():
+        numpy.testing.assert_array_equal(arrays[key], value)

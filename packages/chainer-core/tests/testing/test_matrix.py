@@ -63,3 +63,10 @@ def test_complex_result_is_not_real():
 def test_bad_arguments(args, kwargs, error, message):
     with pytest.raises(error, match=message):
         testing.generate_matrix(*args, **kwargs)
+
+
+def test_v7_private_broadcast_to_broadcasts():
+    from chainer.testing import matrix
+
+    out = matrix._broadcast_to(numpy.array([1.0, 2.0]), (3, 2))
+    numpy.testing.assert_array_equal(out, [[1.0, 2.0]] * 3)

@@ -283,3 +283,8 @@ def _triple(x):
 class TestFunctionValuedParameterIsNotBound:
     def test_called_with_its_own_arguments_only(self):
         assert self.func(2) in (6, 3)
+
+
+def test_v7_product_dict_orig_is_the_product_dict_to_restore():
+    assert parameterized._product_dict_orig is testing.product_dict
+    assert parameterized._product_dict_orig([{"a": 1}], [{"b": 2}]) == [{"a": 1, "b": 2}]

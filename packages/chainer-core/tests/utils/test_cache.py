@@ -37,3 +37,7 @@ def test_is_a_documented_read_only_property():
         pass
     else:
         raise AssertionError("cached_property must be read-only")
+
+
+def test_the_property_knows_its_name():
+    assert Distribution.mean.__name__ == "mean"

@@ -58,6 +58,10 @@ class TestTypeInfo:
         assert str(g) == "out_grad[0]"
         assert g.eval().dtype is None and g.eval().shape == ()
 
+    def test_data_must_be_a_sequence(self):
+        with pytest.raises(TypeError, match="get_types expects a tuple of arrays, got int"):
+            T.get_types(1, "name", False)
+
     def test_none_rejected(self):
         with pytest.raises(TypeError, match=r"in_types\[0\] must be an array, got None"):
             T.get_types((None,), "in_types", False)
@@ -379,3 +383,12 @@ def test_same_types():
     assert T.same_types(a, b)
     assert T.same_types()
     assert not T.same_types(a, [1, 2])
+
+
+def test_v7_priority_and_repr():
+    x, y = T.Variable(1, "x"), T.Variable(2, "y")
+    assert (x + y).priority == (x - y).priority < (x * y).priority
+    assert (x | y).priority < (x ^ y).priority < (x & y).priority
+    assert T._repr([[T.Constant(0)]]) == "[[0]]"
+    assert T._repr((T.Constant(0),)) == "(0,)"
+    assert T._repr(()) == "()"

@@ -34,6 +34,9 @@ class CpuDevice(Device):
         """Return whether ``array`` is a :class:`numpy.ndarray`."""
         return isinstance(array, numpy.ndarray)
 
+    def __repr__(self) -> str:
+        return "<CpuDevice (numpy)>"  # v7's text
+
 
 def array_to_cpu(array):
     """Convert a NumPy, CuPy, ChainerX or iDeep array, or a scalar, to a NumPy array.

@@ -187,6 +187,9 @@ class GpuDevice(_backend.Device):
         self.xp = cupy
         self.supported_array_types = (cupy.ndarray,)
 
+    def __repr__(self) -> str:
+        return f"<GpuDevice (cupy):{self.device.id}>"  # v7's text
+
     @staticmethod
     def from_device_id(device_id: int) -> GpuDevice:
         """Return the :class:`GpuDevice` of CUDA device ``device_id`` (an integer >= 0)."""

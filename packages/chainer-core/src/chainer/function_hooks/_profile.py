@@ -53,7 +53,7 @@ class StackedProfileHook(FunctionHook):
                 "a postprocess call needs a matching preprocess call"
             )
         measured = self._finish(self._running_stack.pop())
-        self._record(function_name(function), measured, len(self._running_stack))
+        self._record(function._impl_name, measured, len(self._running_stack))
 
     def forward_preprocess(self, function, in_data) -> None:
         self._push(in_data)
@@ -66,16 +66,6 @@ class StackedProfileHook(FunctionHook):
 
     def backward_postprocess(self, function, in_data, out_grad) -> None:
         self._pop(function)
-
-
-def function_name(function) -> str:
-    """The name profiles use for a function: its class name, as in Chainer v7 (``Exp`` where
-    the label is ``exp``); for an old-style :class:`~chainer.Function`, the wrapped class's."""
-    from chainer.function import FunctionAdapter
-
-    if isinstance(function, FunctionAdapter):
-        function = function.function
-    return type(function).__name__
 
 
 def choose_unit(value: float, unit_sizes: Mapping[str, float]) -> str:

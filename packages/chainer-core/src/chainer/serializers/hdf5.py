@@ -11,6 +11,7 @@ Example:
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from types import ModuleType
 from typing import Any
@@ -20,6 +21,12 @@ import numpy
 from chainer.serializer import Deserializer, Serializer
 from chainer.serializers._atomic import atomic_write
 from chainer.serializers._values import restore, to_numpy
+
+
+def __getattr__(name: str) -> Any:
+    if name == "_available":  # v7 compatibility: whether h5py can be imported (not importing)
+        return importlib.util.find_spec("h5py") is not None
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _import_h5py() -> ModuleType:

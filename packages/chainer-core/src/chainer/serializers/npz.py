@@ -153,13 +153,28 @@ def save_npz(file: str | os.PathLike | IO[bytes], obj: Any, compression: bool = 
         obj: Object to save; it must implement ``serialize(serializer)``.
         compression: Whether to compress the archive members (zip deflate).
     """
-    serializer = DictionarySerializer()
-    serializer.save(obj)
+    arrays = serialize(obj)
     if isinstance(file, (str, os.PathLike)):
         with atomic_write(file) as temp_path, open(temp_path, "wb") as stream:
-            _write_archive(stream, serializer.target, compression)
+            _write_archive(stream, arrays, compression)
     else:
-        _write_archive(file, serializer.target, compression)
+        _write_archive(file, arrays, compression)
+
+
+def serialize(obj: Any) -> dict:
+    """The values of ``obj`` as one flat dict (``'path/to/name'`` -> array), as
+    :func:`save_npz` writes them.
+
+    Args:
+        obj: Object to serialize; it must implement ``serialize(serializer)``.
+
+    Example:
+        >>> sorted(chainer.serializers.npz.serialize(chainer.links.Linear(2, 3)))
+        ['W', 'b']
+    """
+    serializer = DictionarySerializer()
+    serializer.save(obj)
+    return serializer.target
 
 
 def _write_archive(stream: IO[bytes], arrays: Mapping[str, Any], compression: bool) -> None:

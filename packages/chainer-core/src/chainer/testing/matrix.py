@@ -69,3 +69,6 @@ def generate_matrix(shape: Sequence[int], dtype: Any = float, **kwargs: Any) -> 
     u = _random_unitary(tuple(batch), m, complex_)[..., :k]
     v = _random_unitary(tuple(batch), n, complex_)[..., :k, :]
     return ((u * values[..., None, :]) @ v).astype(dtype)
+
+
+_broadcast_to = numpy.broadcast_to  # v7 compatibility: v7's private name, read by its tests

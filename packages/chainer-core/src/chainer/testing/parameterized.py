@@ -194,6 +194,11 @@ def product_dict(*parameters: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return merged
 
 
+# v7 compatibility: v7's name of the original product_dict, for code (v7's conftest) that swaps
+# product_dict and restores it.
+_product_dict_orig = product_dict
+
+
 def from_pytest_parameterize(names: str | Sequence[str], values: Iterable[Any]) -> list[dict]:
     """Convert ``pytest.mark.parametrize``-style arguments to a list of parameter dicts.
 

@@ -138,6 +138,11 @@ class Expr:
     def __init__(self, priority: int) -> None:
         self._priority = priority
 
+    @property
+    def priority(self) -> int:
+        """How tightly the node binds (Python's operator precedence order)."""
+        return self._priority
+
     def eval(self) -> Any:
         """Compute the value of the expression."""
         raise NotImplementedError

@@ -31,4 +31,10 @@ def cached_property(getter: Callable[[Any], Any]) -> property:
             cache[mode] = getter(self)
         return cache[mode]
 
-    return property(get)
+    prop = _NamedProperty(get)
+    prop.__name__ = getter.__name__
+    return prop
+
+
+class _NamedProperty(property):
+    """A property that knows its name (``__name__``, as v7's cached properties have)."""

@@ -37,6 +37,7 @@ from chainer.utils._type_check_expr import (
     UnaryOperator,
     Variable,
     _eval_expr,
+    _repr,  # noqa: F401 (v7 compatibility: v7's private name, read by its tests)
     get_function_check_context,
 )
 from chainer.utils.array import size_of_shape
@@ -152,6 +153,8 @@ def get_types(
         accept_none: Whether ``None`` items (missing gradients) are allowed.
         shapes: Shapes to report instead of the arrays' own.
     """
+    if not isinstance(data, (tuple, list)):
+        raise TypeError(f"get_types expects a tuple of arrays, got {type(data).__name__}")
     if shapes is None:
         shapes = [None] * len(data)
     info = TypeInfoTuple(
