@@ -78,7 +78,7 @@ def _initial_grad(var: Variable, given, loss_scale, caller: str):
                 f"{caller}: the output of shape {shape} has no gradient; set its .grad "
                 "(only single-element and empty outputs start automatically)"
             )
-        if array.ndim != 0:
+        if array.ndim != 0 and array.size == 1:
             warnings.warn(
                 f"{caller}: starting from 1 at an output of shape {array.shape} (one element, "
                 "not a scalar) is deprecated, as in Chainer v7; squeeze it to shape () or set "
