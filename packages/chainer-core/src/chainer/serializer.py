@@ -61,8 +61,13 @@ class Serializer(AbstractSerializer):
     """Base class of all serializers (the saving direction)."""
 
     def save(self, obj: Any) -> None:
-        """Save ``obj`` by calling its ``serialize`` method with this serializer."""
-        obj.serialize(self)
+        """Save ``obj`` by calling its ``serialize`` method with this serializer; a plain
+        ``dict`` of arrays and values is saved key by key (as v7 did)."""
+        if isinstance(obj, dict):
+            for key, value in obj.items():
+                self(key, value)
+        else:
+            obj.serialize(self)
 
 
 class Deserializer(AbstractSerializer):

@@ -200,3 +200,11 @@ def test_available_tells_whether_h5py_can_be_imported(monkeypatch):
     assert hdf5._available is False
     with pytest.raises(AttributeError, match="has no attribute 'missing'"):
         _ = hdf5.missing
+
+
+def test_save_hdf5_of_a_plain_dict_writes_it_key_by_key(h5py, tmp_path):
+    path = tmp_path / "stats.h5"
+    mean = numpy.array([0.5, -1.0], numpy.float32)
+    serializers.save_hdf5(path, {"mean": mean})
+    with h5py.File(path, "r") as f:
+        numpy.testing.assert_array_equal(f["mean"][()], mean)

@@ -488,3 +488,19 @@ def test_serialize_gives_the_arrays_save_npz_writes():
     assert sorted(arrays) == sorted(stored) and arrays
     for key, value in stored.items():
         numpy.testing.assert_array_equal(arrays[key], value)
+
+
+def test_save_npz_of_a_plain_dict_writes_it_key_by_key_and_a_link_loads_it(tmp_path):
+    # v7 code saves statistics as a plain dict and loads them into a link.
+    path = tmp_path / "stats.npz"
+    mean = numpy.array([0.5, -1.0], numpy.float32)
+    serializers.save_npz(path, {"mean": mean, "N": numpy.array(3)})
+    stored = _read_plain(path)
+    assert sorted(stored) == ["N", "mean"]
+    numpy.testing.assert_array_equal(stored["mean"], mean)
+    link = chainer.Link()
+    link.add_persistent("mean", numpy.zeros(2, numpy.float32))
+    link.add_persistent("N", 0)
+    serializers.load_npz(path, link)
+    numpy.testing.assert_array_equal(link.mean, mean)
+    assert link.N == 3

@@ -246,6 +246,19 @@ def test_injected_methods_hide_backend_config_from_pytest(fake_module):
     assert isinstance(config, testing.BackendConfig) and path == "p"
 
 
+def test_a_wrapped_method_taking_args_gets_the_config_first(fake_module):
+    # v7 suites decorate test methods with wrappers of signature (self, *args, **kwargs).
+    def wrapper(self, *args, **kwargs):
+        return args, kwargs
+
+    base = fake_module.make_class(bases=(), test_a=wrapper)
+    testing.inject_backend_tests(None, [{}])(base)
+    injected = fake_module.get("TestFoo_numpy").test_a
+    assert list(inspect.signature(injected).parameters) == ["self", "kwargs"]
+    args, kwargs = injected(object(), extra=1)
+    assert len(args) == 1 and isinstance(args[0], testing.BackendConfig) and kwargs == {"extra": 1}
+
+
 def test_marks_of_the_original_method_are_kept(fake_module, no_hardware):
     @testing.attr.slow
     def test_a(self, backend_config):

@@ -210,9 +210,11 @@ def _inject_into_method(name: str, method: Callable, config: BackendConfig) -> C
     """A method that calls ``method`` with ``config`` as its ``backend_config`` argument."""
     signature = inspect.signature(method)
     parameters = list(signature.parameters.values())
+    # A wrapper's ``(self, *args, **kwargs)`` takes the config through ``*args`` (v7).
     if len(parameters) < 2 or parameters[1].kind not in (
         inspect.Parameter.POSITIONAL_ONLY,
         inspect.Parameter.POSITIONAL_OR_KEYWORD,
+        inspect.Parameter.VAR_POSITIONAL,
     ):
         raise ValueError(
             f"inject_backend_tests: {method.__qualname__}{signature} must take the backend "
