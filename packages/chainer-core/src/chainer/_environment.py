@@ -46,6 +46,8 @@ def apply_defaults(config: GlobalConfig) -> None:
     config.dtype = _dtype("CHAINER_DTYPE")
     config.enable_backprop = True
     config.in_recomputing = False
+    # Set by functions.forget while its first, graph-less forward runs (v7's name).
+    config._will_recompute = False
     config.keep_graph_on_report = _flag("CHAINER_KEEP_GRAPH_ON_REPORT", False)
     config.lazy_grad_sum = _flag("CHAINER_LAZY_GRAD_SUM", False)
     config.schedule_func = None

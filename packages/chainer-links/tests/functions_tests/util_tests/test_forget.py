@@ -104,3 +104,36 @@ def test_forget_rejects_bad_functions():
         RuntimeError, match=r"the 2nd element of the tuple returned by func is not"
     ):
         F.forget(lambda v: (v, v.array), x)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: chainer.links.BatchRenormalization(3, rmax=2.0, dmax=1.0),
+        lambda: chainer.links.DecorrelatedBatchNormalization(3, groups=1),
+    ],
+    ids=["batch_renormalization", "decorrelated_batch_normalization"],
+)
+def test_forget_with_normalization_links_matches_the_plain_graph(make):
+    # The recomputation must see the running statistics as the first pass did and must not
+    # count the batch twice: outputs, gradients and statistics equal those without forget.
+    rng = numpy.random.RandomState(3)
+    warmup = rng.normal(size=(6, 3)).astype(numpy.float32)
+    x = rng.normal(1.0, 2.0, size=(6, 3)).astype(numpy.float32)
+    gy = rng.normal(size=(6, 3)).astype(numpy.float32)
+    results = []
+    for use_forget in (False, True):
+        link = make()
+        link(warmup)  # running statistics away from their initial values
+        xv = chainer.Variable(x.copy())
+        y = F.forget(link, xv) if use_forget else link(xv)
+        y.grad = gy
+        y.backward()
+        persistent = {name: numpy.copy(getattr(link, name)) for name in sorted(link._persistent)}
+        results.append((y.array, xv.grad, persistent))
+    (y0, gx0, stats0), (y1, gx1, stats1) = results
+    numpy.testing.assert_allclose(y1, y0, rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(gx1, gx0, rtol=1e-4, atol=1e-5)
+    assert stats1.keys() == stats0.keys()
+    for name in stats0:
+        numpy.testing.assert_allclose(stats1[name], stats0[name], rtol=1e-6, atol=1e-7)

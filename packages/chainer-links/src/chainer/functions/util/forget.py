@@ -49,7 +49,8 @@ class Forget(FunctionNode):
 
     def forward(self, inputs: tuple) -> tuple:
         self.retain_inputs(tuple(range(len(inputs))))
-        with no_backprop_mode():
+        # Links that update state (batch renormalization) keep what the recomputation needs.
+        with no_backprop_mode(), using_config("_will_recompute", True):
             outs = self._call_func(tuple(Variable(x) for x in inputs))
         return tuple(out.array for out in outs)
 

@@ -61,6 +61,8 @@ class BatchRenormalization(BatchNormalization):
         )
         self.rmax = rmax
         self.dmax = dmax
+        # Running statistics as F.forget's graph-less forward saw them, for its recomputation.
+        self._stashed_statistics: list[tuple] = []
 
     def forward(self, x: tp.Any, finetune: bool = False) -> variable.Variable:
         """Normalize ``x``; ``finetune`` as in :meth:`BatchNormalization.forward`."""
@@ -68,10 +70,17 @@ class BatchRenormalization(BatchNormalization):
         if not configuration.config.train:
             return fixed_batch_normalization(x, gamma, beta, self.avg_mean, self.avg_var, self.eps)
         decay = training_decay(self, finetune)
-        # A recomputation repeats a forward pass whose statistics were already counted.
-        recomputing = configuration.config.in_recomputing
-        if recomputing and finetune:
-            self.N -= 1
+        config = configuration.config
+        avg_mean, avg_var = self.avg_mean, self.avg_var
+        if config.in_recomputing:
+            # F.forget's recomputation repeats a forward pass whose statistics were already
+            # counted: it corrects with the statistics that pass saw (r and d depend on them).
+            if finetune:
+                self.N -= 1
+            if self._stashed_statistics:
+                avg_mean, avg_var = self._stashed_statistics.pop(0)
+        elif config._will_recompute:
+            self._stashed_statistics.append((avg_mean.copy(), avg_var.copy()))
         return batch_renormalization(
             x,
             gamma,
@@ -79,8 +88,8 @@ class BatchRenormalization(BatchNormalization):
             self.rmax,
             self.dmax,
             self.eps,
-            self.avg_mean,
-            self.avg_var,
+            avg_mean,
+            avg_var,
             decay,
-            update_statistics=not recomputing,
+            update_statistics=not config.in_recomputing,
         )

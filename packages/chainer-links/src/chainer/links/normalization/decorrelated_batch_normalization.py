@@ -91,12 +91,17 @@ class DecorrelatedBatchNormalization(link.Link):
                 x, self.avg_mean, self.avg_projection, groups=self.groups
             )
         decay = training_decay(self, finetune)
+        # F.forget's recomputation repeats a pass whose statistics were already counted (the
+        # output uses the batch's own statistics, so it is the same without the update).
+        recomputing = configuration.config.in_recomputing
+        if recomputing and finetune:
+            self.N -= 1
         return decorrelated_batch_normalization(
             x,
             groups=self.groups,
             eps=self.eps,
-            running_mean=self.avg_mean,
-            running_projection=self.avg_projection,
+            running_mean=None if recomputing else self.avg_mean,
+            running_projection=None if recomputing else self.avg_projection,
             decay=decay,
         )
 
