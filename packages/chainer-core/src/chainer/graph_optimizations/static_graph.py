@@ -19,7 +19,7 @@ from typing import Any
 from chainer import variable as _variable
 from chainer.configuration import config, using_config
 from chainer.function_node import FunctionNode
-from chainer.graph_optimizations import _backward_program, _trace_checks
+from chainer.graph_optimizations import _backward_program, _fused_backward, _trace_checks
 from chainer.graph_optimizations.static_graph_utilities import ScheduleInfo, _Trace, state
 
 __all__ = ["ScheduleInfo", "ScheduleManager", "StaticSchedule", "StaticScheduleFunction"]
@@ -42,10 +42,12 @@ class StaticSchedule:
         self.params = trace.params
         self.result_structure = trace.result_structure
         self._watched = trace.watched
-        self._forward_steps = [s for s in self.steps if s.func is not None]
+        self._forward_calls = [s.compile() for s in self.steps if s.func is not None]
         self._backward_steps = [s for s in reversed(self.steps) if s.grad_targets]
         # (step, which incoming gradients are absent) -> BackwardProgram or UNSAFE
         self._programs: dict[tuple, Any] = {}
+        # which outputs have no gradient -> FusedBackward or UNSAFE
+        self._fused: dict[tuple, Any] = {}
         self._static_ids = trace.static_ids
         self.generation = 0
         self._owner = None  # weakref to the graph node whose backward still needs the buffers
@@ -82,12 +84,31 @@ class StaticSchedule:
         for buffer, array in zip(self.input_buffers, in_arrays):
             if array is not buffer:
                 buffer[...] = array
-        for step in self._forward_steps:
-            step()
+        for call in self._forward_calls:
+            call()
         self.generation += 1
 
     def backward(self, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
         """Gradients of the node inputs (inputs, then params) from the outputs' gradients."""
+        missing = tuple([gy is None for gy in grad_outputs])
+        fused = self._fused.get(missing)
+        if fused is None:
+            fused = _fused_backward.compile_backward(self, missing)
+            if fused is not None:
+                self._fused[missing] = fused
+        if fused is not None and fused is not _backward_program.UNSAFE:
+            gxs = fused.run(grad_outputs)
+            new_variable = _variable._new_variable
+            return tuple(
+                [
+                    None if gxs[i] is None else new_variable(gxs[i], False)
+                    for i in target_input_indexes
+                ]
+            )
+        return self._backward_by_steps(target_input_indexes, grad_outputs)
+
+    def _backward_by_steps(self, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
+        """The step-by-step backward, which records each step's program on first use."""
         grads: dict[int, Any] = {}
         for y, gy in zip(self.outputs, grad_outputs):
             if gy is not None:

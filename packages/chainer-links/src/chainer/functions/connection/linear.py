@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 
 from chainer._ops.array_ops import reshape
@@ -49,6 +51,25 @@ class LinearFunction(FunctionNode):
         if len(inputs) == 3:
             y += inputs[2]
         return (y,)
+
+    def _static_kernel(self, inputs: tuple, outputs: tuple):
+        """For a static schedule: ``forward`` written into ``outputs`` (NumPy, one dtype)."""
+        x, W = inputs[0], inputs[1]
+        (y,) = outputs
+        arrays = (*inputs, y)
+        if any(type(a) is not numpy.ndarray or a.dtype != x.dtype for a in arrays):
+            return None
+        if not y.flags.c_contiguous or any(numpy.shares_memory(y, a) for a in inputs):
+            return None
+        W_T = W.T
+        if len(inputs) == 2:
+            return functools.partial(numpy.dot, x, W_T, out=y)
+        b = inputs[2]
+
+        def kernel() -> None:
+            numpy.add(numpy.dot(x, W_T, out=y), b, out=y)
+
+        return kernel
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, W = self.get_retained_inputs()
