@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chainer import variable as _variable
+from chainer._function_hooks_registry import state as _hook_state
 from chainer.configuration import config, using_config
 from chainer.function_node import FunctionNode
 from chainer.graph_optimizations import _backward_program, _fused_backward, _trace_checks
@@ -366,11 +367,32 @@ def _call(chain, func: Callable, options: dict, args: tuple, kwargs: dict):
         schedule = StaticSchedule(checked, manager.verbosity_level)
         manager.add(key, schedule)
     node = StaticScheduleFunction(schedule, replay)
-    outputs = node.apply((*leaves, *schedule.params))
+    inputs = (*leaves, *schedule.params)
+    if replay and not _hook_state.hooks and not config.debug:
+        outputs = _apply_checked(node, inputs)
+    else:
+        outputs = node.apply(inputs)
     if outputs and outputs[0].creator_node is node:
         schedule._owner = weakref.ref(node)
-    chain.static_schedule = schedule
+    if chain.__dict__.get("static_schedule") is not schedule:
+        chain.static_schedule = schedule
     return _trace_checks.rebuild(schedule.result_structure, iter(outputs))
+
+
+def _apply_checked(node: StaticScheduleFunction, inputs: tuple) -> tuple:
+    """``node.apply(inputs)`` without the checks a replay does not need.
+
+    The inputs match the recorded signature (Variables and NumPy arrays, then parameters),
+    the outputs are copies of NumPy arrays, and no function hook is active.
+    """
+    Variable = _variable.Variable
+    in_data = tuple([x._array if isinstance(x, Variable) else x for x in inputs])
+    outputs = node.forward(in_data)
+    requires_grad = any(x._requires_grad for x in inputs if isinstance(x, Variable))
+    if requires_grad and config.enable_backprop:
+        return node._record(inputs, in_data, outputs)
+    new_variable = _variable._new_variable
+    return tuple([new_variable(y, requires_grad) for y in outputs])
 
 
 def _record(
