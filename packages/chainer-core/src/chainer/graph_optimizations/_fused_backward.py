@@ -12,10 +12,42 @@ slots. Replaying it computes the very same arrays without the per-step bookkeepi
 
 from __future__ import annotations
 
+import heapq
 from operator import itemgetter
 from typing import Any
 
 from chainer.graph_optimizations._backward_program import UNSAFE
+from chainer.graph_optimizations.static_graph_utilities import replay_forward
+
+
+def backward_order(steps: list, outputs: tuple) -> list:
+    """The steps that compute gradients, in the order the backward engine would call them.
+
+    Define-by-run backward pops functions by rank (highest first), ties in the order they
+    were reached from the outputs; gradients meeting at one array are summed in that order.
+    Following it makes the schedule's sums (and so its gradients) bitwise those of
+    define-by-run.
+    """
+    producer = {id(y): step for step in steps if step.grad_targets for y in step.outputs}
+    heap: list = []
+    reached: set = set()
+
+    def reach(array) -> None:
+        step = producer.get(id(array))
+        if step is not None and id(step) not in reached:
+            reached.add(id(step))
+            heapq.heappush(heap, (-step.node.rank, len(reached), step))
+
+    for y in outputs:
+        reach(y)
+    order = []
+    while heap:
+        step = heapq.heappop(heap)[2]
+        order.append(step)
+        args = step.args[0]
+        for index in step.grad_targets:
+            reach(args[index])
+    return order
 
 
 def _add_pair(pair: tuple) -> tuple:
@@ -145,7 +177,7 @@ def _inline(builder: _Builder, program, gy_slots: list) -> list:
     for step in program.steps:
         in_slots = [slot_of(a) for a in step.args[0]]
         out_slots = tuple([builder.new() for _ in step.outputs])
-        builder.emit(step.node.forward, in_slots, out_slots)
+        builder.emit(replay_forward(step.node), in_slots, out_slots)
         for record, slot in zip(step.outputs, out_slots):
             current[id(record)] = slot
     return [None if r is None else slot_of(r) for r in program.results]

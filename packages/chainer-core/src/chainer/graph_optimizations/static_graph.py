@@ -44,7 +44,7 @@ class StaticSchedule:
         self.result_structure = trace.result_structure
         self._watched = trace.watched
         self._forward_calls = [s.compile() for s in self.steps if s.func is not None]
-        self._backward_steps = [s for s in reversed(self.steps) if s.grad_targets]
+        self._backward_steps = _fused_backward.backward_order(self.steps, self.outputs)
         # (step, which incoming gradients are absent) -> BackwardProgram or UNSAFE
         self._programs: dict[tuple, Any] = {}
         # which outputs have no gradient -> FusedBackward or UNSAFE
@@ -75,7 +75,10 @@ class StaticSchedule:
 
     def is_current(self) -> bool:
         """Whether the parameters and persistents it read still hold the same arrays."""
-        return all(getattr(owner, name) is array for owner, name, array in self._watched)
+        for owner, name, array in self._watched:
+            if getattr(owner, name) is not array:
+                return False
+        return True
 
     def release(self) -> None:
         self._owner = None

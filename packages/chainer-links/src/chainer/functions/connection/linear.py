@@ -92,6 +92,10 @@ class LinearGradData(FunctionNode):
         W, gy = inputs
         return (_dot(gy, W, gy.dtype),)
 
+    def _static_forward(self):
+        """``forward`` for a replayed static schedule (``retain_inputs`` ran already)."""
+        return lambda inputs: (_dot(inputs[1], inputs[0], inputs[1].dtype),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         W, gy = self.get_retained_inputs()
         ggx = grad_outputs[0]
@@ -113,6 +117,11 @@ class LinearGradWeight(FunctionNode):
         self.retain_inputs((0, 1))
         x, gy = inputs
         return (_dot(gy.T, x, self._w_dtype),)
+
+    def _static_forward(self):
+        """``forward`` for a replayed static schedule (``retain_inputs`` ran already)."""
+        w_dtype = self._w_dtype
+        return lambda inputs: (_dot(inputs[1].T, inputs[0], w_dtype),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, gy = self.get_retained_inputs()
