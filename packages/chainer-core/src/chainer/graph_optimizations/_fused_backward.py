@@ -13,6 +13,7 @@ slots. Replaying it computes the very same arrays without the per-step bookkeepi
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
@@ -120,14 +121,46 @@ class _Builder:
         out: Any = out_slots[0] if len(out_slots) == 1 else out_slots
         self.instructions.append((func, getter, out))
 
-    def accumulate(self, grads: dict, key: int, slot: int) -> None:
+    def add(self, a: int, b: int) -> int:
+        """Emit ``a + b``; return the register of the sum."""
+        total = self.new()
+        self.emit(_add_pair, [a, b], (total,))
+        return total
+
+
+class _NotCompilable(Exception):
+    def __init__(self, program) -> None:
+        self.program = program
+
+
+def walk(schedule, grad_outputs: tuple, run_step: Callable, add: Callable) -> list:
+    """The step-by-step backward of ``schedule``; the values are arrays or registers.
+
+    ``grad_outputs`` holds one value (or ``None``) per schedule output; ``run_step(step,
+    gys, missing)`` returns the gradients of the step's ``grad_targets``, and ``add(a, b)``
+    sums two gradients meeting at one array. Returns the value per graph node input.
+    """
+    grads: dict = {}  # id(forward array) -> gradient value
+
+    def accumulate(key: int, g) -> None:
         old = grads.get(key)
-        if old is None:
-            grads[key] = slot
-        else:
-            total = self.new()
-            self.emit(_add_pair, [old, slot], (total,))
-            grads[key] = total
+        grads[key] = g if old is None else add(old, g)
+
+    for y, gy in zip(schedule.outputs, grad_outputs):
+        if gy is not None:
+            accumulate(id(y), gy)
+    for step in schedule._backward_steps:
+        gys = [grads.pop(id(y), None) for y in step.outputs]
+        missing = tuple([g is None for g in gys])
+        if all(missing):
+            continue
+        gxs = run_step(step, gys, missing)
+        args = step.args[0]
+        for index, gx in zip(step.grad_targets, gxs):
+            if gx is not None:
+                accumulate(id(args[index]), gx)
+    sources = (*schedule.input_buffers, *(p.array for p in schedule.params))
+    return [grads.get(id(source)) for source in sources]
 
 
 def compile_backward(schedule, missing: tuple) -> FusedBackward | str | None:
@@ -138,32 +171,20 @@ def compile_backward(schedule, missing: tuple) -> FusedBackward | str | None:
     backward once more, which records it).
     """
     builder = _Builder()
-    grads: dict[int, int] = {}  # id(forward array) -> register of its gradient
-    grad_slots = []
-    for y, absent in zip(schedule.outputs, missing):
-        if absent:
-            grad_slots.append(None)
-            continue
-        slot = builder.new()
-        grad_slots.append(slot)
-        builder.accumulate(grads, id(y), slot)
+    grad_slots = tuple([None if absent else builder.new() for absent in missing])
     programs = schedule._programs
-    for step in schedule._backward_steps:
-        gys = [grads.pop(id(y), None) for y in step.outputs]
-        step_missing = tuple([g is None for g in gys])
-        if all(step_missing):
-            continue
+
+    def inline_step(step, gys: list, step_missing: tuple) -> list:
         program = programs.get((id(step), step_missing))
         if program is None or program is UNSAFE:
-            return program
-        gx_slots = _inline(builder, program, gys)
-        args = step.args[0]
-        for index, slot in zip(step.grad_targets, gx_slots):
-            if slot is not None:
-                builder.accumulate(grads, id(args[index]), slot)
-    sources = (*schedule.input_buffers, *(p.array for p in schedule.params))
-    result_slots = tuple([grads.get(id(source)) for source in sources])
-    return FusedBackward(builder.initial, tuple(grad_slots), builder.instructions, result_slots)
+            raise _NotCompilable(program)
+        return _inline(builder, program, gys)
+
+    try:
+        result_slots = walk(schedule, grad_slots, inline_step, builder.add)
+    except _NotCompilable as e:
+        return e.program
+    return FusedBackward(builder.initial, grad_slots, builder.instructions, tuple(result_slots))
 
 
 def _inline(builder: _Builder, program, gy_slots: list) -> list:

@@ -12,6 +12,7 @@ graph; its backward runs the recorded functions' ``backward`` in reverse order.
 from __future__ import annotations
 
 import functools
+import operator
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -101,51 +102,34 @@ class StaticSchedule:
             if fused is not None:
                 self._fused[missing] = fused
         if fused is not None and fused is not _backward_program.UNSAFE:
-            gxs = fused.run(grad_outputs)
-            new_variable = _variable._new_variable
-            return tuple(
-                [
-                    None if gxs[i] is None else new_variable(gxs[i], False)
-                    for i in target_input_indexes
-                ]
-            )
-        return self._backward_by_steps(target_input_indexes, grad_outputs)
-
-    def _backward_by_steps(self, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
-        """The step-by-step backward, which records each step's program on first use."""
-        grads: dict[int, Any] = {}
-        for y, gy in zip(self.outputs, grad_outputs):
-            if gy is not None:
-                _accumulate(grads, y, gy.array)
-        programs = self._programs
-        for step in self._backward_steps:
-            gys = [grads.pop(id(y), None) for y in step.outputs]
-            missing = tuple([g is None for g in gys])
-            if all(missing):
-                continue
-            key = (id(step), missing)
-            program = programs.get(key)
-            if program is None:
-                gxs, programs[key] = _backward_program.record(
-                    step.node, step.grad_targets, gys, self._static_ids
-                )
-            elif program is _backward_program.UNSAFE:
-                gxs = _backward_on_variables(step, gys)
-            else:
-                gxs = program.run(gys)
-            args = step.args[0]
-            for index, gx in zip(step.grad_targets, gxs):
-                if gx is not None:
-                    key = id(args[index])
-                    old = grads.get(key)
-                    grads[key] = gx if old is None else old + gx
+            grads = fused.run(grad_outputs)
+        else:
+            grads = self._backward_by_steps(grad_outputs)
         new_variable = _variable._new_variable
-        sources = (*self.input_buffers, *(p.array for p in self.params))
-        result = []
-        for index in target_input_indexes:
-            g = grads.get(id(sources[index]))
-            result.append(None if g is None else new_variable(g, False))
-        return tuple(result)
+        return tuple(
+            [
+                None if grads[i] is None else new_variable(grads[i], False)
+                for i in target_input_indexes
+            ]
+        )
+
+    def _backward_by_steps(self, grad_outputs: tuple) -> list:
+        """The step-by-step backward, which records each step's program on first use."""
+        gys = tuple([None if gy is None else gy.array for gy in grad_outputs])
+        return _fused_backward.walk(self, gys, self._run_step, operator.add)
+
+    def _run_step(self, step: ScheduleInfo, gys: list, missing: tuple) -> list:
+        """The gradients of one step's targets: by its program, recording it on first use."""
+        key = (id(step), missing)
+        program = self._programs.get(key)
+        if program is None:
+            gxs, self._programs[key] = _backward_program.record(
+                step.node, step.grad_targets, gys, self._static_ids
+            )
+            return gxs
+        if program is _backward_program.UNSAFE:
+            return _backward_on_variables(step, gys)
+        return program.run(gys)
 
 
 def _no_schedule() -> None:
@@ -159,12 +143,6 @@ def _backward_on_variables(step: ScheduleInfo, grads: list) -> list:
     with using_config("type_check", False):
         gxs = step.node._backward_target(step.grad_targets, gys)
     return [None if gx is None else gx.array for gx in gxs]
-
-
-def _accumulate(grads: dict, array, g) -> None:
-    key = id(array)
-    old = grads.get(key)
-    grads[key] = g if old is None else old + g
 
 
 class StaticScheduleFunction(FunctionNode):
