@@ -445,3 +445,28 @@ def test_sum_replay_forward_equals_forward():
         (actual,) = node._static_forward()((x,))
         numpy.testing.assert_array_equal(actual, expected)
         assert actual.shape == expected.shape and actual.dtype == expected.dtype
+
+
+@pytest.mark.parametrize("setting", ["hook", "debug", "plain"])
+def test_replay_under_function_hooks_and_debug_mode(setting):
+    class Labels(chainer.FunctionHook):
+        def __init__(self):
+            self.labels = []
+
+        def forward_preprocess(self, function, in_data):
+            self.labels.append(function.label)
+
+    plain, static = _net_pair()
+    x = numpy.random.default_rng(6).standard_normal((2, 3))
+    static(chainer.Variable(x.copy()))  # records; the result is dropped, so it replays next
+    hook = Labels()
+    with hook if setting == "hook" else chainer.using_config("debug", setting == "debug"):
+        xs, xp = chainer.Variable(x.copy()), chainer.Variable(x.copy())
+        ys, yp = static(xs), plain(xp)
+        for y in (ys, yp):
+            y.grad = numpy.ones_like(y.array)
+            y.backward()
+    numpy.testing.assert_array_equal(ys.array, yp.array)
+    numpy.testing.assert_array_equal(xs.grad, xp.grad)
+    assert ys.creator.label == "StaticScheduleFunction"
+    assert ("StaticScheduleFunction" in hook.labels) == (setting == "hook")
