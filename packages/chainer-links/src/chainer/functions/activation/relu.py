@@ -31,7 +31,7 @@ class ReLU(FunctionNode):
         x, y = inputs[0], outputs[0]
         if type(x) is not numpy.ndarray or type(y) is not numpy.ndarray or x.dtype != y.dtype:
             return None
-        if numpy.shares_memory(x, y):
+        if numpy.may_share_memory(x, y):
             return None
         return functools.partial(numpy.maximum, x, 0, out=y, dtype=x.dtype)
 

@@ -59,7 +59,7 @@ class LinearFunction(FunctionNode):
         arrays = (*inputs, y)
         if any(type(a) is not numpy.ndarray or a.dtype != x.dtype for a in arrays):
             return None
-        if not y.flags.c_contiguous or any(numpy.shares_memory(y, a) for a in inputs):
+        if not y.flags.c_contiguous or any(numpy.may_share_memory(y, a) for a in inputs):
             return None
         W_T = W.T
         if len(inputs) == 2:
