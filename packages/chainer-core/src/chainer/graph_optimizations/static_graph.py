@@ -6,7 +6,9 @@ Later calls replay that schedule: each recorded ``FunctionNode.forward`` runs ag
 same arrays (the *static buffers*, refreshed in place: new inputs are copied into them and
 results are copied over the first call's results), without creating Variables, function
 nodes or type checks. The whole call is one :class:`StaticScheduleFunction` node in the
-graph; its backward runs the recorded functions' ``backward`` in reverse order.
+graph; its backward runs the recorded functions' ``backward`` in the order define-by-run
+backward would, at array level where that is provably the same computation, and from the
+second backward on as one compiled program (:mod:`._fused_backward`).
 """
 
 from __future__ import annotations
