@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable
 
@@ -24,6 +25,32 @@ def measure_side_by_side(
                 fn()
             best[name] = min(best[name], (time.perf_counter() - start) / number)
     return best
+
+
+def measure_thread_medians(
+    fns: dict[str, Callable[[], object]], *, number: int, rounds: int = 15
+) -> dict[str, list[float]]:
+    """Thread CPU seconds per call of each function in every interleaved round.
+
+    The thread's CPU time leaves out the time spent waiting for a core on a busy machine;
+    take medians (over rounds, or of per-round ratios) rather than minimums.
+    """
+    for fn in fns.values():
+        for _ in range(number):
+            fn()  # warm up caches, lazy imports and recorded schedules
+    samples: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            start = time.thread_time()
+            for _ in range(number):
+                fn()
+            samples[name].append((time.thread_time() - start) / number)
+    return samples
+
+
+def median_ratio(samples: dict[str, list[float]], name: str, baseline: str) -> float:
+    """The median over rounds of ``name``'s time over ``baseline``'s in the same round."""
+    return statistics.median(a / b for a, b in zip(samples[name], samples[baseline]))
 
 
 def report(title: str, results: dict[str, float], baseline: str) -> str:

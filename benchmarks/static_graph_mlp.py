@@ -3,20 +3,23 @@
 One training step (forward with softmax cross entropy, backward, SGD update), side by side:
 Chainer on NumPy define-by-run, the same chain under ``@chainer.static_graph`` (the first
 call records a schedule, later calls replay it), PyTorch CPU when installed, and the
-hand-written NumPy floor. Goal (issue 24): static at most 0.70x define-by-run.
-Run: ``python benchmarks/static_graph_mlp.py``.
+hand-written NumPy floor, timed with the thread's CPU time in interleaved rounds. Goal
+(issue 24): static at most 0.70x define-by-run (median of the per-round ratios).
+Run: ``python benchmarks/static_graph_mlp.py [ROUNDS]``.
 """
 
 from __future__ import annotations
 
 import os
+import statistics
+import sys
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 # Thread counts must be set before NumPy (and OpenBLAS) load.
 import numpy as np
-from _timing import measure_side_by_side, report
+from _timing import measure_thread_medians, median_ratio, report
 from chainerx_mlp import LEARNING_RATE, make_data, numpy_step, torch_step
 
 SIZES = (784, 100, 100, 10)
@@ -65,7 +68,7 @@ def chainer_step(static: bool):
     return step
 
 
-def main() -> None:
+def main(rounds: int = 15) -> None:
     contenders = {
         "numpy floor": numpy_step(SIZES, BATCH),
         "chainer": chainer_step(static=False),
@@ -75,11 +78,15 @@ def main() -> None:
         contenders["pytorch"] = torch_step(SIZES, BATCH)
     except ImportError:
         pass
-    results = measure_side_by_side(contenders, number=100, repeat=31)
-    print(report("MLP 784-100-100-10, batch 1, training step", results, "chainer"))
-    ratio = results["chainer static_graph"] / results["chainer"]
-    print(f"\nstatic_graph / define-by-run: {ratio:.2f}x (goal: <= 0.70x)")
+    samples = measure_thread_medians(contenders, number=200, rounds=rounds)
+    medians = {name: statistics.median(series) for name, series in samples.items()}
+    title = "MLP 784-100-100-10, batch 1, training step (thread CPU time, medians)"
+    print(report(title, medians, "chainer"))
+    ratio = median_ratio(samples, "chainer static_graph", "chainer")
+    print(
+        f"\nstatic_graph / define-by-run: {ratio:.3f}x (median of {rounds} rounds; goal <= 0.70x)"
+    )
 
 
 if __name__ == "__main__":
-    main()
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 15)

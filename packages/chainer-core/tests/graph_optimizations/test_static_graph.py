@@ -5,6 +5,7 @@ import pytest
 
 import chainer
 from chainer import gradient_check, static_code, static_graph
+from chainer._ops import array_ops
 
 
 class Tanh(chainer.FunctionNode):
@@ -385,3 +386,87 @@ def test_importing_does_not_import_sibling_distributions():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+class SharedNet(chainer.Chain):
+    """Core operations only (every step replayable), with values and a parameter used twice."""
+
+    def __init__(self, seed=0):
+        super().__init__()
+        rng = numpy.random.default_rng(seed)
+        with self.init_scope():
+            self.W = chainer.Parameter(rng.standard_normal((3, 3)))
+            self.b = chainer.Parameter(rng.standard_normal(3))
+
+    def forward(self, x):
+        h = x @ self.W + self.b
+        y = h * h + h @ self.W  # h and W each reach two functions: gradients are summed
+        return y, array_ops.sum(y, axis=0)  # chainer.functions lives in chainer-links
+
+
+class StaticSharedNet(SharedNet):
+    @static_graph
+    def forward(self, x):
+        return super().forward(x)
+
+
+@pytest.mark.parametrize("which", [0, 1, None])
+def test_fused_backward_matches_define_by_run(which):
+    from chainer.graph_optimizations._fused_backward import FusedBackward
+
+    plain, static = SharedNet(), StaticSharedNet()
+    static.copyparams(plain)
+    rng = numpy.random.default_rng(2)
+    for _ in range(4):
+        x = rng.standard_normal((4, 3))
+        grads = [rng.standard_normal((4, 3)), rng.standard_normal(3)]
+        results = []
+        for model in (plain, static):
+            xv = chainer.Variable(x.copy())
+            ys = model(xv)
+            model.cleargrads()
+            # which: backward from one output (the other gets no gradient) or from both
+            outputs = [ys[which]] if which is not None else list(ys)
+            chainer.backward(outputs, [grads[which]] if which is not None else grads)
+            results.append([xv.grad] + [p.grad for p in model.params()] + [y.array for y in ys])
+            for p in model.params():
+                p.array -= 0.1 * p.grad
+        for expected, actual in zip(*results):
+            numpy.testing.assert_array_equal(actual, expected)
+    fused = list(static.static_schedule._fused.values())
+    assert len(fused) == 1 and isinstance(fused[0], FusedBackward)
+
+
+def test_sum_replay_forward_equals_forward():
+    x = numpy.random.default_rng(3).standard_normal((4, 5, 6)).astype(numpy.float32)
+    for axis, keepdims in [(None, False), (1, True), ((0, -1), False)]:
+        node = array_ops.Sum(axis, keepdims)
+        (expected,) = node.forward((x,))
+        (actual,) = node._static_forward()((x,))
+        numpy.testing.assert_array_equal(actual, expected)
+        assert actual.shape == expected.shape and actual.dtype == expected.dtype
+
+
+@pytest.mark.parametrize("setting", ["hook", "debug", "plain"])
+def test_replay_under_function_hooks_and_debug_mode(setting):
+    class Labels(chainer.FunctionHook):
+        def __init__(self):
+            self.labels = []
+
+        def forward_preprocess(self, function, in_data):
+            self.labels.append(function.label)
+
+    plain, static = _net_pair()
+    x = numpy.random.default_rng(6).standard_normal((2, 3))
+    static(chainer.Variable(x.copy()))  # records; the result is dropped, so it replays next
+    hook = Labels()
+    with hook if setting == "hook" else chainer.using_config("debug", setting == "debug"):
+        xs, xp = chainer.Variable(x.copy()), chainer.Variable(x.copy())
+        ys, yp = static(xs), plain(xp)
+        for y in (ys, yp):
+            y.grad = numpy.ones_like(y.array)
+            y.backward()
+    numpy.testing.assert_array_equal(ys.array, yp.array)
+    numpy.testing.assert_array_equal(xs.grad, xp.grad)
+    assert ys.creator.label == "StaticScheduleFunction"
+    assert ("StaticScheduleFunction" in hook.labels) == (setting == "hook")

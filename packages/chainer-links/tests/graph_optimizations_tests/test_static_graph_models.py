@@ -176,3 +176,47 @@ def test_gradients_of_static_models(cls):
     gy = rng.standard_normal(model(x).shape)
     with chainer.using_config("train", False):
         gradient_check.check_backward(model, x, gy, tuple(model.params()), eps=1e-6)
+
+
+@pytest.mark.parametrize("batch", [1, 5])
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_and_relu_replay_kernels_write_what_forward_returns(batch, bias):
+    from chainer.functions.activation.relu import ReLU
+    from chainer.functions.connection.linear import LinearFunction
+
+    rng = numpy.random.default_rng(4)
+    x = rng.standard_normal((batch, 7)).astype(numpy.float32)
+    W = rng.standard_normal((6, 7)).astype(numpy.float32)
+    b = rng.standard_normal(6).astype(numpy.float32)
+    inputs = (x, W, b) if bias else (x, W)
+    y = numpy.full((batch, 6), numpy.nan, numpy.float32)
+    LinearFunction()._static_kernel(inputs, (y,))()
+    numpy.testing.assert_array_equal(y, LinearFunction().forward(inputs)[0])
+    r = numpy.full_like(y, numpy.nan)
+    ReLU()._static_kernel((y,), (r,))()
+    numpy.testing.assert_array_equal(r, ReLU().forward((y,))[0])
+
+
+def test_replay_kernels_decline_what_they_cannot_write():
+    from chainer.functions.activation.relu import ReLU
+    from chainer.functions.connection.linear import LinearFunction
+
+    x, W = numpy.ones((2, 3), numpy.float32), numpy.ones((4, 3), numpy.float32)
+    assert LinearFunction()._static_kernel((x, W.astype(numpy.float64)), (x @ W.T,)) is None
+    assert LinearFunction()._static_kernel((x, W), (numpy.ones((4, 2), numpy.float32).T,)) is None
+    assert ReLU()._static_kernel((x,), (x,)) is None  # in place: not what forward does
+    assert ReLU()._static_kernel((x,), (x.astype(numpy.float64),)) is None
+
+
+def test_linear_gradient_replay_forwards_equal_forward():
+    from chainer.functions.connection.linear import LinearGradData, LinearGradWeight
+
+    rng = numpy.random.default_rng(5)
+    x = rng.standard_normal((3, 7)).astype(numpy.float32)
+    W = rng.standard_normal((6, 7)).astype(numpy.float32)
+    gy = rng.standard_normal((3, 6)).astype(numpy.float32)
+    for node, inputs in [(LinearGradData(), (W, gy)), (LinearGradWeight(W.dtype), (x, gy))]:
+        (expected,) = node.forward(inputs)
+        (actual,) = node._static_forward()(inputs)
+        numpy.testing.assert_array_equal(actual, expected)
+        assert actual.dtype == expected.dtype

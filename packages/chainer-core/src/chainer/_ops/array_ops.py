@@ -163,6 +163,11 @@ class Sum(FunctionNode):
         self._axes = axes
         return (force_array(x.sum(axis=axes, keepdims=self.keepdims)),)
 
+    def _static_forward(self):
+        """``forward`` for a replayed static schedule (the axes are normalized already)."""
+        axes, keepdims = self._axes, self.keepdims
+        return lambda inputs: (force_array(inputs[0].sum(axis=axes, keepdims=keepdims)),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]
         in_shape = self.inputs[0].shape

@@ -167,7 +167,7 @@ class CheckedTrace:
         self.result_structure = result_structure
         self.input_buffers = tuple(input_buffers)
         params_by_id = {id(p.array): p for p in chain.params() if p.array is not None}
-        self.watched = [(p, "array", p.array) for p in params_by_id.values()]
+        self.watched = [(p, "_array", p.array) for p in params_by_id.values()]
         for link in chain.links():
             for name in link._persistent:
                 value = getattr(link, name, None)

@@ -6,20 +6,24 @@ Later calls replay that schedule: each recorded ``FunctionNode.forward`` runs ag
 same arrays (the *static buffers*, refreshed in place: new inputs are copied into them and
 results are copied over the first call's results), without creating Variables, function
 nodes or type checks. The whole call is one :class:`StaticScheduleFunction` node in the
-graph; its backward runs the recorded functions' ``backward`` in reverse order.
+graph; its backward runs the recorded functions' ``backward`` in the order define-by-run
+backward would, at array level where that is provably the same computation, and from the
+second backward on as one compiled program (:mod:`._fused_backward`).
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 import weakref
 from collections.abc import Callable
 from typing import Any
 
 from chainer import variable as _variable
+from chainer._function_hooks_registry import state as _hook_state
 from chainer.configuration import config, using_config
 from chainer.function_node import FunctionNode
-from chainer.graph_optimizations import _backward_program, _trace_checks
+from chainer.graph_optimizations import _backward_program, _fused_backward, _trace_checks
 from chainer.graph_optimizations.static_graph_utilities import ScheduleInfo, _Trace, state
 
 __all__ = ["ScheduleInfo", "ScheduleManager", "StaticSchedule", "StaticScheduleFunction"]
@@ -42,10 +46,12 @@ class StaticSchedule:
         self.params = trace.params
         self.result_structure = trace.result_structure
         self._watched = trace.watched
-        self._forward_steps = [s for s in self.steps if s.func is not None]
-        self._backward_steps = [s for s in reversed(self.steps) if s.grad_targets]
+        self._forward_calls = [s.compile() for s in self.steps if s.func is not None]
+        self._backward_steps = _fused_backward.backward_order(self.steps, self.outputs)
         # (step, which incoming gradients are absent) -> BackwardProgram or UNSAFE
         self._programs: dict[tuple, Any] = {}
+        # which outputs have no gradient -> FusedBackward or UNSAFE
+        self._fused: dict[tuple, Any] = {}
         self._static_ids = trace.static_ids
         self.generation = 0
         self._owner = None  # weakref to the graph node whose backward still needs the buffers
@@ -72,7 +78,10 @@ class StaticSchedule:
 
     def is_current(self) -> bool:
         """Whether the parameters and persistents it read still hold the same arrays."""
-        return all(getattr(owner, name) is array for owner, name, array in self._watched)
+        for owner, name, array in self._watched:
+            if getattr(owner, name) is not array:
+                return False
+        return True
 
     def release(self) -> None:
         self._owner = None
@@ -82,45 +91,47 @@ class StaticSchedule:
         for buffer, array in zip(self.input_buffers, in_arrays):
             if array is not buffer:
                 buffer[...] = array
-        for step in self._forward_steps:
-            step()
+        for call in self._forward_calls:
+            call()
         self.generation += 1
 
     def backward(self, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
         """Gradients of the node inputs (inputs, then params) from the outputs' gradients."""
-        grads: dict[int, Any] = {}
-        for y, gy in zip(self.outputs, grad_outputs):
-            if gy is not None:
-                _accumulate(grads, y, gy.array)
-        programs = self._programs
-        for step in self._backward_steps:
-            gys = [grads.pop(id(y), None) for y in step.outputs]
-            missing = tuple([g is None for g in gys])
-            if all(missing):
-                continue
-            key = (id(step), missing)
-            program = programs.get(key)
-            if program is None:
-                gxs, programs[key] = _backward_program.record(
-                    step.node, step.grad_targets, gys, self._static_ids
-                )
-            elif program is _backward_program.UNSAFE:
-                gxs = _backward_on_variables(step, gys)
-            else:
-                gxs = program.run(gys)
-            args = step.args[0]
-            for index, gx in zip(step.grad_targets, gxs):
-                if gx is not None:
-                    key = id(args[index])
-                    old = grads.get(key)
-                    grads[key] = gx if old is None else old + gx
+        missing = tuple([gy is None for gy in grad_outputs])
+        fused = self._fused.get(missing)
+        if fused is None:
+            fused = _fused_backward.compile_backward(self, missing)
+            if fused is not None:
+                self._fused[missing] = fused
+        if fused is not None and fused is not _backward_program.UNSAFE:
+            grads = fused.run(grad_outputs)
+        else:
+            grads = self._backward_by_steps(grad_outputs)
         new_variable = _variable._new_variable
-        sources = (*self.input_buffers, *(p.array for p in self.params))
-        result = []
-        for index in target_input_indexes:
-            g = grads.get(id(sources[index]))
-            result.append(None if g is None else new_variable(g, False))
-        return tuple(result)
+        return tuple(
+            [
+                None if grads[i] is None else new_variable(grads[i], False)
+                for i in target_input_indexes
+            ]
+        )
+
+    def _backward_by_steps(self, grad_outputs: tuple) -> list:
+        """The step-by-step backward, which records each step's program on first use."""
+        gys = tuple([None if gy is None else gy.array for gy in grad_outputs])
+        return _fused_backward.walk(self, gys, self._run_step, operator.add)
+
+    def _run_step(self, step: ScheduleInfo, gys: list, missing: tuple) -> list:
+        """The gradients of one step's targets: by its program, recording it on first use."""
+        key = (id(step), missing)
+        program = self._programs.get(key)
+        if program is None:
+            gxs, self._programs[key] = _backward_program.record(
+                step.node, step.grad_targets, gys, self._static_ids
+            )
+            return gxs
+        if program is _backward_program.UNSAFE:
+            return _backward_on_variables(step, gys)
+        return program.run(gys)
 
 
 def _no_schedule() -> None:
@@ -134,12 +145,6 @@ def _backward_on_variables(step: ScheduleInfo, grads: list) -> list:
     with using_config("type_check", False):
         gxs = step.node._backward_target(step.grad_targets, gys)
     return [None if gx is None else gx.array for gx in gxs]
-
-
-def _accumulate(grads: dict, array, g) -> None:
-    key = id(array)
-    old = grads.get(key)
-    grads[key] = g if old is None else old + g
 
 
 class StaticScheduleFunction(FunctionNode):
@@ -345,11 +350,32 @@ def _call(chain, func: Callable, options: dict, args: tuple, kwargs: dict):
         schedule = StaticSchedule(checked, manager.verbosity_level)
         manager.add(key, schedule)
     node = StaticScheduleFunction(schedule, replay)
-    outputs = node.apply((*leaves, *schedule.params))
+    inputs = (*leaves, *schedule.params)
+    if replay and not _hook_state.hooks and not config.debug:
+        outputs = _apply_checked(node, inputs)
+    else:
+        outputs = node.apply(inputs)
     if outputs and outputs[0].creator_node is node:
         schedule._owner = weakref.ref(node)
-    chain.static_schedule = schedule
+    if chain.__dict__.get("static_schedule") is not schedule:
+        chain.static_schedule = schedule
     return _trace_checks.rebuild(schedule.result_structure, iter(outputs))
+
+
+def _apply_checked(node: StaticScheduleFunction, inputs: tuple) -> tuple:
+    """``node.apply(inputs)`` without the checks a replay does not need.
+
+    The inputs match the recorded signature (Variables and NumPy arrays, then parameters),
+    the outputs are copies of NumPy arrays, and no function hook is active.
+    """
+    Variable = _variable.Variable
+    in_data = tuple([x._array if isinstance(x, Variable) else x for x in inputs])
+    outputs = node.forward(in_data)
+    requires_grad = any(x._requires_grad for x in inputs if isinstance(x, Variable))
+    if requires_grad and config.enable_backprop:
+        return node._record(inputs, in_data, outputs)
+    new_variable = _variable._new_variable
+    return tuple([new_variable(y, requires_grad) for y in outputs])
 
 
 def _record(

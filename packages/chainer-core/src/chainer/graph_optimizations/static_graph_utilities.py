@@ -71,9 +71,49 @@ class ScheduleInfo:
             if result is not buffer:
                 buffer[...] = result
 
+    def compile(self) -> Callable[[], None]:
+        """A call equivalent to ``self()`` with less work per replay.
+
+        A function node may offer ``_static_kernel(in_data, outputs)``: a callable that writes
+        into ``outputs`` (the static output arrays) what ``forward(in_data)`` returns, bitwise,
+        or ``None`` where it cannot. Otherwise a node with one output becomes a closure
+        calling ``forward`` and copying its result.
+        """
+        node = self.node
+        if node is None or self.func is None or self.kwargs:
+            return self
+        (in_data,) = self.args
+        make_kernel = getattr(node, "_static_kernel", None)
+        kernel = None if make_kernel is None else make_kernel(in_data, self.outputs)
+        if kernel is not None:
+            return kernel
+        if len(self.outputs) != 1:
+            return self
+        (buffer,) = self.outputs
+        func = replay_forward(node)
+
+        def call() -> None:
+            result = func(in_data)[0]
+            if result is not buffer:
+                buffer[...] = result
+
+        return call
+
     def __repr__(self) -> str:
         shapes = ", ".join(str(getattr(a, "shape", type(a).__name__)) for a in self.outputs)
         return f"<ScheduleInfo {self.func_name} -> ({shapes})>"
+
+
+def replay_forward(node) -> Callable[[tuple], tuple]:
+    """What replays ``node.forward``: its ``_static_forward()`` where it offers one.
+
+    A function node may define ``_static_forward()``, returning a callable equivalent to its
+    ``forward`` on inputs of the recorded shapes and dtypes (with the work that only depends
+    on those done once), or ``None``.
+    """
+    make = getattr(node, "_static_forward", None)
+    fast = None if make is None else make()
+    return node.forward if fast is None else fast
 
 
 class _Trace(FunctionHook):

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+
+import numpy
+
 from chainer import backend
 from chainer._ops._util import force_array
 from chainer.function_node import FunctionNode
@@ -21,6 +25,15 @@ class ReLU(FunctionNode):
         x = inputs[0]
         self.retain_outputs((0,))
         return (force_array(_get_array_module(x).maximum(x, 0, dtype=x.dtype)),)
+
+    def _static_kernel(self, inputs: tuple, outputs: tuple):
+        """For a static schedule: ``forward`` written into ``outputs`` (NumPy arrays)."""
+        x, y = inputs[0], outputs[0]
+        if type(x) is not numpy.ndarray or type(y) is not numpy.ndarray or x.dtype != y.dtype:
+            return None
+        if numpy.may_share_memory(x, y):
+            return None
+        return functools.partial(numpy.maximum, x, 0, out=y, dtype=x.dtype)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return ReLUGrad2(self.output_data[0]).apply(grad_outputs)

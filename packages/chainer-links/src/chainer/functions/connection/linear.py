@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 
 from chainer._ops.array_ops import reshape
@@ -50,6 +52,25 @@ class LinearFunction(FunctionNode):
             y += inputs[2]
         return (y,)
 
+    def _static_kernel(self, inputs: tuple, outputs: tuple):
+        """For a static schedule: ``forward`` written into ``outputs`` (NumPy, one dtype)."""
+        x, W = inputs[0], inputs[1]
+        (y,) = outputs
+        arrays = (*inputs, y)
+        if any(type(a) is not numpy.ndarray or a.dtype != x.dtype for a in arrays):
+            return None
+        if not y.flags.c_contiguous or any(numpy.may_share_memory(y, a) for a in inputs):
+            return None
+        W_T = W.T
+        if len(inputs) == 2:
+            return functools.partial(numpy.dot, x, W_T, out=y)
+        b = inputs[2]
+
+        def kernel() -> None:
+            numpy.add(numpy.dot(x, W_T, out=y), b, out=y)
+
+        return kernel
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, W = self.get_retained_inputs()
         gy = grad_outputs[0]
@@ -70,6 +91,10 @@ class LinearGradData(FunctionNode):
         self.retain_inputs((0, 1))
         W, gy = inputs
         return (_dot(gy, W, gy.dtype),)
+
+    def _static_forward(self):
+        """``forward`` for a replayed static schedule (``retain_inputs`` ran already)."""
+        return lambda inputs: (_dot(inputs[1], inputs[0], inputs[1].dtype),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         W, gy = self.get_retained_inputs()
@@ -92,6 +117,11 @@ class LinearGradWeight(FunctionNode):
         self.retain_inputs((0, 1))
         x, gy = inputs
         return (_dot(gy.T, x, self._w_dtype),)
+
+    def _static_forward(self):
+        """``forward`` for a replayed static schedule (``retain_inputs`` ran already)."""
+        w_dtype = self._w_dtype
+        return lambda inputs: (_dot(inputs[1].T, inputs[0], w_dtype),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, gy = self.get_retained_inputs()
