@@ -281,6 +281,8 @@ def inject_backend_tests(
         and are skipped when that hardware or package is missing.
 
     Example:
+        >>> import unittest
+        >>> from chainer import testing
         >>> @testing.inject_backend_tests(
         ...     ['test_forward'],
         ...     [{}, {'use_cuda': True}, {'use_chainerx': True, 'chainerx_device': 'native:0'}])
