@@ -17,7 +17,9 @@ class CUDAProfileHook(FunctionHook):
     Raises:
         RuntimeError: CUDA is not available, or CuPy was built without NVTX.
 
-    Example (needs a GPU and CuPy, so it is not run here):
+    Example:
+        Needs a GPU and CuPy, so it is not run here.
+
         >>> with chainer.function_hooks.CUDAProfileHook():  # doctest: +SKIP
         ...     loss = model(x_on_gpu)
         ...     loss.backward()

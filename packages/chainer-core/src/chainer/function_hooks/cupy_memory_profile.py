@@ -55,7 +55,9 @@ class CupyMemoryProfileHook(StackedProfileHook):
     Raises:
         RuntimeError: CUDA is not available (CuPy is missing or sees no GPU).
 
-    Example (needs a GPU and CuPy, so it is not run here):
+    Example:
+        Needs a GPU and CuPy, so it is not run here.
+
         >>> hook = chainer.function_hooks.CupyMemoryProfileHook()  # doctest: +SKIP
         >>> with hook:  # doctest: +SKIP
         ...     y = model(x_on_gpu)

@@ -33,7 +33,9 @@ class TimerHook(StackedProfileHook):
         call_history: ``(function class name, elapsed seconds)`` of every finished call, in
             order.
 
-    Example (the times in the report vary from run to run):
+    Example:
+        The times in the report vary from run to run.
+
         >>> x, w, b = (chainer.Variable(numpy.ones(3, numpy.float32)) for _ in range(3))
         >>> with chainer.function_hooks.TimerHook() as hook:
         ...     y = x * w + b

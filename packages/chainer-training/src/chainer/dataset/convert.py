@@ -290,7 +290,9 @@ class ConcatWithAsyncTransfer:
             copies, so the call returns without blocking the host. When ``None``, the call
             blocks until the copies are done.
 
-    Example (the transfer needs a GPU and CuPy, so the updater line is not run here):
+    Example:
+        The transfer needs a GPU and CuPy, so the updater line is not run here.
+
         >>> converter = ConcatWithAsyncTransfer()
         >>> updater = chainer.training.updaters.StandardUpdater(  # doctest: +SKIP
         ...     train_iter, optimizer, converter=converter, device=0)

@@ -53,7 +53,9 @@ class MultiprocessParallelUpdater(StandardUpdater):
             ``'main'`` entry.
         auto_new_epoch: Call ``optimizer.new_epoch(auto=True)`` at each epoch end.
 
-    Example (needs two GPUs and CuPy, so it is not run here):
+    Example:
+        Needs two GPUs and CuPy, so it is not run here.
+
         >>> shards = chainer.datasets.split_dataset_n_random(train, 2)  # doctest: +SKIP
         >>> iterators = [chainer.iterators.SerialIterator(s, 32) for s in shards]  # doctest: +SKIP
         >>> updater = training.updaters.MultiprocessParallelUpdater(  # doctest: +SKIP

@@ -38,7 +38,9 @@ class ParallelUpdater(StandardUpdater):
         loss_scale: Static loss scale for mixed precision.
         auto_new_epoch: Call ``optimizer.new_epoch(auto=True)`` at each epoch end.
 
-    Example (needs two GPUs and CuPy, so it is not run here):
+    Example:
+        Needs two GPUs and CuPy, so it is not run here.
+
         >>> updater = training.updaters.ParallelUpdater(  # doctest: +SKIP
         ...     train_iter, optimizer, devices={'main': '@cupy:0', 'second': '@cupy:1'})
     """
