@@ -32,15 +32,10 @@ class EarlyStoppingTrigger:
         patients: Deprecated alias of ``patience`` (keyword only).
 
     Example:
-        >>> from chainer import training
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> x, t = numpy.ones((6, 3), numpy.float32), numpy.zeros(6, numpy.int32)
-        >>> train_iter = chainer.iterators.SerialIterator(chainer.datasets.TupleDataset(x, t), 2)
-        >>> optimizer = chainer.optimizers.SGD().setup(model)
-        >>> updater = training.updaters.StandardUpdater(train_iter, optimizer)
+        >>> from chainer.testing import get_trainer_with_mock_updater
         >>> stop = EarlyStoppingTrigger(monitor='validation/main/loss', patience=2,
         ...                             max_trigger=(50, 'epoch'))
-        >>> trainer = training.Trainer(updater, stop)
+        >>> trainer = get_trainer_with_mock_updater(stop)  # as training.Trainer(updater, stop)
     """
 
     def __init__(
