@@ -545,8 +545,7 @@ def docs(session: nox.Session) -> None:
     )
 
 
-# The Python sources whose docstring examples the `doctest` session runs; chainer-core first,
-# so that `chainer` is the regular package before the namespace portions are collected.
+# The Python sources whose docstring examples the `doctest` session runs.
 DOCTEST_SOURCES = (
     ("chainer-core", "chainer"),
     ("chainer-links", "chainer"),
