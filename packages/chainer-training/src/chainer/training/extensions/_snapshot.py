@@ -223,8 +223,8 @@ def snapshot(
 
     Example:
         >>> from chainer.testing import get_trainer_with_mock_updater
-        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> from chainer.training import extensions
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(extensions.snapshot(n_retains=3, autoload=True),
         ...                trigger=(1000, 'iteration'))
     """
@@ -276,8 +276,8 @@ def snapshot_object(
 
     Example:
         >>> from chainer.testing import get_trainer_with_mock_updater
-        >>> trainer = get_trainer_with_mock_updater((2, 'epoch'))  # only counts iterations
         >>> from chainer.training import extensions
+        >>> trainer = get_trainer_with_mock_updater((2, 'epoch'))  # only counts iterations
         >>> model = L.Linear(3, 2)
         >>> trainer.extend(extensions.snapshot_object(model, 'model_epoch_{.updater.epoch}'))
         >>> trainer.run()

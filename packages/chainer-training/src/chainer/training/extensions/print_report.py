@@ -29,8 +29,8 @@ class PrintReport(extension.Extension):
 
     Example:
         >>> from chainer.testing import get_trainer_with_mock_updater
-        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> from chainer.training.extensions import LogReport
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(LogReport())
         >>> trainer.extend(PrintReport(['epoch', 'main/loss', 'validation/main/loss']))
     """

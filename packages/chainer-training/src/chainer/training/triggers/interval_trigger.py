@@ -19,8 +19,8 @@ class IntervalTrigger:
 
     Example:
         >>> from chainer.testing import get_trainer_with_mock_updater
-        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> from chainer.training import extensions
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(extensions.LogReport(), trigger=IntervalTrigger(100, 'iteration'))
     """
 

@@ -22,8 +22,8 @@ class BestValueTrigger:
 
     Example:
         >>> from chainer.testing import get_trainer_with_mock_updater
-        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> from chainer.training import extensions
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> model = L.Classifier(L.Linear(3, 2))
         >>> trainer.extend(
         ...     extensions.snapshot_object(model, 'best_model'),
