@@ -30,8 +30,8 @@ class PrintHook(FunctionHook):
         >>> x = chainer.Variable(numpy.ones(3, numpy.float32))
         >>> hook = chainer.function_hooks.PrintHook(file=sys.stdout)
         >>> with hook:  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
-        ...     y = x * 2
-        function	MulConstant
+        ...     y = F.relu(x)
+        function	ReLU
         input data
         <variable at 0x...>
         - device: CPU
