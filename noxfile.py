@@ -549,6 +549,51 @@ def docs(session: nox.Session) -> None:
         )  # fmt: skip
 
 
+# The Python sources whose docstring examples the `doctest` session runs.
+DOCTEST_SOURCES = (
+    ("chainer-core", "chainer"),
+    ("chainer-links", "chainer"),
+    ("chainer-training", "chainer"),
+    ("chainermn", "chainermn"),
+    ("onnx-chainer", "onnx_chainer"),
+)
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def doctest(session: nox.Session) -> None:
+    """Every docstring example (``>>>``) of the Python distributions, run by pytest.
+
+    The distributions are installed editable with the extras the examples use (HDF5, SciPy,
+    images, plots); chainerx is not built. ``ci/doctest_namespace.py`` gives each example
+    ``numpy``/``np``, ``chainer``, ``F`` and ``L``, a fixed NumPy seed and an empty working
+    directory; anything else an example uses it builds in its own lines. ``-p no:unittest``
+    keeps the ``TestCase`` bases of ``chainer.testing`` from being collected as tests.
+    """
+    session.install(
+        f"-e{PACKAGES / 'chainer-core'}[hdf5]",
+        f"-e{PACKAGES / 'chainer-links'}[special,vision]",
+        f"-e{PACKAGES / 'chainer-training'}[images,plot]",
+        f"-e{PACKAGES / 'chainermn'}",
+        f"-e{PACKAGES / 'onnx-chainer'}",
+        "pytest>=8",
+    )
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "-p",
+        "doctest_namespace",
+        "-p",
+        "no:unittest",
+        "--doctest-modules",
+        "-o",
+        "consider_namespace_packages=true",
+        *(str(PACKAGES / dist / "src" / top) for dist, top in DOCTEST_SOURCES),
+        *session.posargs,
+        env={"PYTHONPATH": str(ROOT / "ci")},
+    )
+
+
 @nox.session(python=DEFAULT_PYTHON)
 def example(session: nox.Session) -> None:
     """The main job: the examples on freshly built `chainer` wheels, accuracy asserted."""

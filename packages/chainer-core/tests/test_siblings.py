@@ -2,6 +2,7 @@
 
 import pytest
 
+import chainer
 from chainer import _siblings
 
 
@@ -44,3 +45,18 @@ def test_require_core_outside_window_says_what_to_install(minimum, below):
     assert "chainer-core 8.0.0a1 is installed" in message
     assert "pip install ./packages/chainer-core ;" in message
     assert f"pip install --find-links dist 'chainer-core>={minimum},<{below}'" in message
+
+
+def test_missing_sibling_finder_names_the_distribution_for_chainer_searches():
+    finder = _siblings.MissingSiblingFinder()
+    for path in (None, list(chainer.__path__)):
+        with pytest.raises(ModuleNotFoundError, match="'chainer-links' distribution"):
+            finder.find_spec("chainer.link_hooks", path)
+
+
+def test_missing_sibling_finder_leaves_searches_in_other_folders_to_others(tmp_path):
+    # pytest's importlib mode asks every meta-path finder about a package's __init__.py
+    # with the package's own folder; a finder without the module must answer None.
+    assert (
+        _siblings.MissingSiblingFinder().find_spec("chainer.link_hooks", [str(tmp_path)]) is None
+    )

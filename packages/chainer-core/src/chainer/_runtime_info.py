@@ -67,6 +67,8 @@ def print_runtime_info(out: TextIO | None = None) -> None:
         out: Where to write (``sys.stdout`` when ``None``).
 
     Example:
+        The output depends on the machine, so the doctests skip it.
+
         >>> chainer.print_runtime_info()  # doctest: +SKIP
         Platform: Linux-6.1.0-x86_64-with-glibc2.36
         Chainer: 8.0.0a1

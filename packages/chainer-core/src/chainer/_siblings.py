@@ -78,6 +78,11 @@ class MissingSiblingFinder:
         prefix, _, rest = fullname.partition(".")
         if prefix != "chainer" or rest.partition(".")[0] not in PROVIDERS:
             return None
+        chainer = sys.modules.get("chainer")
+        if path is not None and list(path) != list(getattr(chainer, "__path__", ())):
+            # A search in other folders (pytest's importlib mode asks every finder about
+            # `<dir>/__init__.py` with `[<dir>]`) gets the "not here" of any other finder.
+            return None
         top = rest.partition(".")[0]
         if "." in rest and "chainer." + top in sys.modules:
             # The provider is installed; a genuinely missing submodule keeps Python's message.

@@ -193,7 +193,9 @@ def using_device(device_spec: _DeviceSpec):
     """Return a context manager that makes the specified device current in its block.
 
     Example:
-        >>> with chainer.using_device('@cupy:1'):
+        On a machine with two GPUs and CuPy (skipped where there is none):
+
+        >>> with chainer.using_device('@cupy:1'):  # doctest: +SKIP
         ...     y = cupy.ones(3)  # allocated on GPU 1
     """
     return get_device(device_spec).create_context()

@@ -2,9 +2,11 @@
 
 Example:
     >>> import chainer.computational_graph as c
+    >>> x = chainer.Variable(numpy.ones(3, numpy.float32))
+    >>> loss = F.sum(x * x)
     >>> g = c.build_computational_graph([loss])
     >>> with open('graph.dot', 'w') as f:
-    ...     f.write(g.dump())
+    ...     _ = f.write(g.dump())
 
 Render it with Graphviz: ``dot -Tpng graph.dot -o graph.png``.
 """

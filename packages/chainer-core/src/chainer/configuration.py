@@ -82,7 +82,10 @@ def using_config(name: str, value: Any, config: LocalConfig = config) -> Iterato
 
     Example:
         >>> with chainer.using_config('train', False):
-        ...     y = model(x)  # evaluation mode in this block only
+        ...     chainer.config.train  # evaluation mode in this block only
+        False
+        >>> chainer.config.train
+        True
     """
     previous = vars(config).get(name, _UNSET)
     setattr(config, name, value)

@@ -52,7 +52,12 @@ class DeviceResident:
         ...     def device_resident_accept(self, visitor):
         ...         super().device_resident_accept(visitor)
         ...         self.mean = visitor.visit_array(self.mean)
-        >>> buffers = Buffers().to_device('@cupy:0')  # mean is now a CuPy array
+        >>> Buffers().to_device('@numpy').mean
+        array([0., 0., 0.], dtype=float32)
+
+        With CuPy and a GPU (skipped where there is none), ``mean`` becomes a CuPy array:
+
+        >>> buffers = Buffers().to_device('@cupy:0')  # doctest: +SKIP
     """
 
     def __init_subclass__(cls, **kwargs) -> None:

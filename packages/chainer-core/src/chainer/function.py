@@ -143,7 +143,12 @@ class Function:
         ...         x, = inputs
         ...         gy, = grad_outputs
         ...         return 2 * x * gy,
+        >>> x = chainer.Variable(numpy.array([1., 2., 3.], numpy.float32))
         >>> y = Square()(x)
+        >>> y.grad = numpy.ones(3, numpy.float32)
+        >>> y.backward()
+        >>> y.array, x.grad
+        (array([1., 4., 9.], dtype=float32), array([2., 4., 6.], dtype=float32))
     """
 
     _input_indexes = None

@@ -18,6 +18,7 @@ class FunctionHook:
         ...         self.count = 0
         ...     def forward_preprocess(self, function, in_data):
         ...         self.count += 1
+        >>> x = chainer.Variable(numpy.ones(3, numpy.float32))
         >>> with CountHook() as hook:
         ...     y = x * 2 + 1
         >>> hook.count

@@ -54,7 +54,12 @@ class FunctionNode:
         ...         x, y = self.get_retained_inputs()
         ...         gw, = grad_outputs
         ...         return y * gw, x * gw, gw
+        >>> x, y, z = (chainer.Variable(numpy.array([v], numpy.float32)) for v in (2, 3, 4))
         >>> w, = MulAdd().apply((x, y, z))
+        >>> w.backward()
+        >>> w.array, x.grad, y.grad, z.grad  # doctest: +NORMALIZE_WHITESPACE
+        (array([10.], dtype=float32), array([3.], dtype=float32),
+         array([2.], dtype=float32), array([1.], dtype=float32))
     """
 
     inputs: tuple = None

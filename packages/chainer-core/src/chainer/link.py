@@ -515,8 +515,8 @@ class Chain(Link):
         ...     def __init__(self):
         ...         super().__init__()
         ...         with self.init_scope():
-        ...             self.l1 = Affine(3)
-        ...             self.l2 = Affine(2)
+        ...             self.l1 = L.Linear(None, 3)
+        ...             self.l2 = L.Linear(None, 2)
         ...
         ...     def forward(self, x):
         ...         return self.l2(self.l1(x))
@@ -601,12 +601,15 @@ class ChainList(Link, MutableSequence):
     Example:
         >>> class Stack(chainer.ChainList):
         ...     def __init__(self, n):
-        ...         super().__init__(*[Affine(4) for _ in range(n)])
+        ...         super().__init__(*[L.Linear(None, 4) for _ in range(n)])
         ...
         ...     def forward(self, x):
         ...         for layer in self:
         ...             x = layer(x)
         ...         return x
+        >>> stack = Stack(2)
+        >>> stack(numpy.ones((1, 3), numpy.float32)).shape, len(stack)
+        ((1, 4), 2)
     """
 
     def __init__(self, *links: Link) -> None:

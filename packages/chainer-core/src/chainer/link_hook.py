@@ -106,9 +106,15 @@ class LinkHook:
         ...     name = 'PrintShapes'
         ...     def forward_postprocess(self, args):
         ...         print(type(args.link).__name__, args.out.shape)
+        >>> model = chainer.Sequential(L.Linear(3, 4), F.relu, L.Linear(4, 2))
+        >>> x = numpy.ones((1, 3), numpy.float32)
         >>> with PrintShapes():
         ...     y = model(x)  # every link called in the block reports its output shape
+        Linear (1, 4)
+        Linear (1, 2)
+        Sequential (1, 2)
         >>> model.add_hook(PrintShapes())  # or only for calls of ``model`` itself
+        Sequential(...)
     """
 
     name = "LinkHook"

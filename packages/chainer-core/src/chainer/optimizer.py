@@ -17,8 +17,14 @@ Example:
     ...         self.hyperparam.lr = lr
     ...     def create_update_rule(self):
     ...         return SGDRule(self.hyperparam)
+    >>> model = L.Linear(2, 1, initialW=numpy.ones((1, 2), numpy.float32))
     >>> optimizer = SGD(lr=0.1).setup(model)
+    >>> def lossfun(x, t):
+    ...     return F.mean_squared_error(model(x), t)
+    >>> x, t = numpy.ones((1, 2), numpy.float32), numpy.zeros((1, 1), numpy.float32)
     >>> optimizer.update(lossfun, x, t)  # cleargrads, forward, backward, update
+    >>> model.W.array  # the loss (W @ x - t) ** 2 = 4 had the gradient 4 for each weight
+    array([[0.6, 0.6]], dtype=float32)
 """
 
 from __future__ import annotations

@@ -90,7 +90,14 @@ class Reporter:
         """Register ``(name, observer)`` pairs under ``prefix + name`` each.
 
         Example:
+            >>> model = chainer.Sequential(L.Linear(3, 4), L.Linear(4, 2))
+            >>> reporter = chainer.Reporter()
             >>> reporter.add_observers('main', model.namedlinks(skipself=True))
+            >>> observation = {}
+            >>> with reporter.scope(observation):
+            ...     reporter.report({'loss': 0.5}, model[1])
+            >>> observation
+            {'main/1/loss': 0.5}
         """
         for name, observer in observers:
             self.add_observer(prefix + name, observer)

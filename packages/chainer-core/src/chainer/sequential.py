@@ -56,7 +56,7 @@ class Sequential(ChainList):
         layers: The initial layers.
 
     Example:
-        >>> model = chainer.Sequential(Affine(10), lambda h: h * 2, Affine(3))
+        >>> model = chainer.Sequential(L.Linear(None, 10), lambda h: h * 2, L.Linear(None, 3))
         >>> y = model(numpy.ones((4, 5), numpy.float32))  # y.shape == (4, 3)
         >>> [path for path, _ in model.namedparams()]
         ['/0/W', '/0/b', '/1/W', '/1/b']

@@ -109,6 +109,9 @@ def create_multi_node_optimizer(
         The multi-node optimizer; use it like ``actual_optimizer``.
 
     Example:
+        Every process of an MPI job runs it, e.g. under ``mpiexec -n 2``; the doctests run in one
+        process, so they skip it.
+
         >>> optimizer = chainermn.create_multi_node_optimizer(  # doctest: +SKIP
         ...     chainer.optimizers.Adam(), comm)
         >>> optimizer.setup(model)  # doctest: +SKIP

@@ -154,9 +154,15 @@ def as_funcnode(name: str, rename_attributes: Sequence[tuple[Any, str]] | None =
     """Decorator form of :func:`fake_as_funcnode`.
 
     Example:
+        >>> chainer.disable_experimental_feature_warning = True  # or it warns: experimental
         >>> @as_funcnode('NumpyFull')
         ... def full(xs, value=0):
         ...     return np.full(xs.array.shape, value, dtype=np.float32)
+        >>> y = full(chainer.Variable(np.zeros((2, 3), np.float32)), value=1)
+        >>> y.creator.custom_function_node_name, y.array  # the name the ONNX node gets
+        ('NumpyFull', array([[1., 1., 1.],
+               [1., 1., 1.]], dtype=float32))
+        >>> chainer.disable_experimental_feature_warning = False
     """
 
     def decorator(func: Callable) -> Callable:

@@ -14,7 +14,8 @@ class CpuDevice(Device):
 
     Example:
         >>> device = chainer.get_device('@numpy')
-        >>> device.send(cupy_array)  # a numpy.ndarray with the same values
+        >>> device.send(numpy.arange(3))  # a CuPy array would come back as NumPy
+        array([0, 1, 2])
     """
 
     name = "@numpy"

@@ -18,7 +18,9 @@ class CUDAProfileHook(FunctionHook):
         RuntimeError: CUDA is not available, or CuPy was built without NVTX.
 
     Example:
-        >>> with chainer.function_hooks.CUDAProfileHook():
+        Needs a GPU and CuPy, so it is not run here.
+
+        >>> with chainer.function_hooks.CUDAProfileHook():  # doctest: +SKIP
         ...     loss = model(x_on_gpu)
         ...     loss.backward()
     """

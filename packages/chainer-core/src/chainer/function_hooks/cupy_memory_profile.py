@@ -56,8 +56,10 @@ class CupyMemoryProfileHook(StackedProfileHook):
         RuntimeError: CUDA is not available (CuPy is missing or sees no GPU).
 
     Example:
-        >>> hook = chainer.function_hooks.CupyMemoryProfileHook()
-        >>> with hook:
+        Needs a GPU and CuPy, so it is not run here.
+
+        >>> hook = chainer.function_hooks.CupyMemoryProfileHook()  # doctest: +SKIP
+        >>> with hook:  # doctest: +SKIP
         ...     y = model(x_on_gpu)
         >>> hook.print_report()  # doctest: +SKIP
     """

@@ -26,13 +26,20 @@ class PrintHook(FunctionHook):
         flush: Flush ``file`` after each call.
 
     Example:
-        >>> with chainer.function_hooks.PrintHook():
-        ...     y = x * 2  # doctest: +SKIP
-        function	Mul
+        >>> import sys
+        >>> x = chainer.Variable(numpy.ones(3, numpy.float32))
+        >>> hook = chainer.function_hooks.PrintHook(file=sys.stdout)
+        >>> with hook:  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
+        ...     y = F.relu(x)
+        function	ReLU
         input data
         <variable at 0x...>
         - device: CPU
-        ...
+        - backend: <class 'numpy.ndarray'>
+        - shape: (3,)
+        - dtype: float32
+        - statistics: mean=1.00000000, std=0.00000000
+        - grad: None
     """
 
     name = "PrintHook"

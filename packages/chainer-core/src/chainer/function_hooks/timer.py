@@ -34,10 +34,15 @@ class TimerHook(StackedProfileHook):
             order.
 
     Example:
+        The times in the report vary from run to run.
+
+        >>> x, w, b = (chainer.Variable(numpy.ones(3, numpy.float32)) for _ in range(3))
         >>> with chainer.function_hooks.TimerHook() as hook:
         ...     y = x * w + b
         ...     y.grad = numpy.ones_like(y.array)
         ...     y.backward()
+        >>> [name for name, _ in hook.call_history]  # Mul's backward applies Mul twice
+        ['Mul', 'Add', 'Add', 'Mul', 'Mul', 'Mul']
         >>> hook.print_report()  # doctest: +SKIP
               FunctionName  ElapsedTime  Occurrence
                        Mul      12.30us           1

@@ -3,6 +3,7 @@ trainers, ...) in NumPy NPZ format and, when h5py is installed, in HDF5 format.
 
 Example:
     >>> from chainer import serializers
+    >>> model = L.Linear(3, 2)
     >>> serializers.save_npz('my.model', model)
     >>> serializers.load_npz('my.model', model)
 """

@@ -21,7 +21,11 @@ def atomic_write(target: str | os.PathLike) -> Iterator[str]:
     Example:
         >>> with atomic_write('model.npz') as path:
         ...     with open(path, 'wb') as f:
-        ...         f.write(data)
+        ...         f.write(b'weights')
+        7
+        >>> with open('model.npz', 'rb') as f:
+        ...     f.read()
+        b'weights'
     """
     target = os.fspath(target)
     directory = os.path.dirname(os.path.abspath(target))

@@ -5,6 +5,7 @@ the object hierarchy. ``None`` is stored as an empty dataset (``h5py.Empty``) an
 UTF-8 string datasets. h5py is imported only when these functions are used.
 
 Example:
+    >>> model = L.Linear(3, 2)
     >>> chainer.serializers.save_hdf5('model.h5', model)
     >>> chainer.serializers.load_hdf5('model.h5', model)
 """

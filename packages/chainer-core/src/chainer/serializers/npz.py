@@ -56,8 +56,11 @@ class DictionarySerializer(Serializer):
         path: The key prefix.
 
     Example:
+        >>> model = L.Linear(3, 2)
         >>> serializer = DictionarySerializer()
         >>> serializer.save(model)
+        >>> sorted(serializer.target)
+        ['W', 'b']
         >>> numpy.savez('model.npz', **serializer.target)
     """
 
@@ -210,8 +213,12 @@ def load_npz(
         KeyError: ``strict`` is ``True`` and a value is missing.
 
     Example:
-        >>> chainer.serializers.load_npz('snapshot_iter_100', model,
-        ...                              path='updater/model:main/')
+        Load one child of a saved chain (a trainer snapshot holds the main model under
+        ``path='updater/model:main/'``):
+
+        >>> chainer.serializers.save_npz('classifier.npz', L.Classifier(L.Linear(3, 2)))
+        >>> model = L.Linear(3, 2)
+        >>> chainer.serializers.load_npz('classifier.npz', model, path='predictor/')
     """
     with contextlib.ExitStack() as stack:
         if isinstance(file, (str, os.PathLike)):

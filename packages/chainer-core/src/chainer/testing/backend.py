@@ -85,10 +85,14 @@ class BackendConfig:
             (default ``False``). ``{}`` is the NumPy backend. Every key is also an attribute.
 
     Example:
-        >>> config = BackendConfig({'use_chainerx': True, 'chainerx_device': 'native:0'})
-        >>> x = config.get_array(numpy.ones(3, numpy.float32))  # a chainerx.ndarray
+        With ``{'use_chainerx': True, 'chainerx_device': 'native:0'}`` the same lines run on
+        ChainerX arrays; ``{}`` is the NumPy backend:
+
+        >>> config = BackendConfig({})
+        >>> x = config.get_array(numpy.array([-1, 2], numpy.float32))
         >>> with config:
-        ...     y = F.relu(x)
+        ...     F.relu(x).array
+        array([0., 2.], dtype=float32)
     """
 
     def __init__(self, params: dict[str, Any]) -> None:
@@ -283,6 +287,8 @@ def inject_backend_tests(
         and are skipped when that hardware or package is missing.
 
     Example:
+        >>> import unittest
+        >>> from chainer import testing
         >>> @testing.inject_backend_tests(
         ...     ['test_forward'],
         ...     [{}, {'use_cuda': True}, {'use_chainerx': True, 'chainerx_device': 'native:0'}])

@@ -59,6 +59,8 @@ class distribution_unittest(unittest.TestCase):
     overridden.
 
     Example:
+        >>> import unittest
+        >>> from chainer import distributions, testing
         >>> @testing.parameterize(*testing.product({
         ...     'shape': [(2, 3), ()], 'is_variable': [True, False], 'sample_shape': [(3,)]}))
         ... class TestExponential(testing.distribution_unittest):

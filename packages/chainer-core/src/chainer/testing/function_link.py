@@ -321,6 +321,7 @@ class FunctionTestCase(FunctionTestBase, unittest.TestCase):
     :func:`chainer.testing.inject_backend_tests`.
 
     Example:
+        >>> from chainer import testing
         >>> @testing.inject_backend_tests(None, [{}])
         ... class TestSquare(testing.FunctionTestCase):
         ...     def generate_inputs(self):

@@ -37,6 +37,7 @@ def with_requires(*requirements: str) -> Callable[[Any], Any]:
         A decorator for a test function or class that skips it otherwise.
 
     Example:
+        >>> from chainer import testing
         >>> @testing.with_requires('scipy>=1.10')
         ... def test_against_scipy():
         ...     ...
@@ -86,6 +87,8 @@ def patch(target: str, *args: Any, **kwargs: Any) -> Any:
         kwargs: Passed on to ``unittest.mock.patch``.
 
     Example:
+        >>> import os
+        >>> from chainer import testing
         >>> with testing.patch('os.path.exists') as exists:
         ...     os.path.exists('/')
         True

@@ -81,6 +81,8 @@ def parameterize(*params: dict[str, Any]) -> Callable[[Any], Any]:
         arguments (every dict must have the same names).
 
     Example:
+        >>> import unittest
+        >>> from chainer import testing
         >>> @testing.parameterize(*testing.product({'dtype': [numpy.float32, numpy.float64],
         ...                                          'shape': [(3,), (2, 2)]}))
         ... class TestSum(unittest.TestCase):
@@ -125,6 +127,7 @@ def product(parameter: dict[str, Sequence[Any]] | list[list[dict[str, Any]]]) ->
         order and the last name varies fastest.
 
     Example:
+        >>> from chainer import testing
         >>> testing.product({'a': [1, 2], 'b': ['x']})
         [{'a': 1, 'b': 'x'}, {'a': 2, 'b': 'x'}]
     """
@@ -175,6 +178,7 @@ def product_dict(*parameters: list[dict[str, Any]]) -> list[dict[str, Any]]:
         A list of merged dicts; the last list varies fastest.
 
     Example:
+        >>> from chainer import testing
         >>> testing.product_dict([{'a': 1}, {'a': 2}], [{'b': 3, 'c': 4}])
         [{'a': 1, 'b': 3, 'c': 4}, {'a': 2, 'b': 3, 'c': 4}]
     """
@@ -228,6 +232,8 @@ def parameterize_pytest(names: str | Sequence[str], values: Iterable[Any]) -> Ca
     """:func:`parameterize` with ``pytest.mark.parametrize``-style arguments.
 
     Example:
+        >>> import unittest
+        >>> from chainer import testing
         >>> @testing.parameterize_pytest('dtype, n', [(numpy.float32, 1), (numpy.float64, 2)])
         ... class TestFoo(unittest.TestCase):
         ...     ...

@@ -121,6 +121,8 @@ def fix_random(
             ``'teardown_method'``).
 
     Example:
+        >>> import unittest
+        >>> from chainer import testing
         >>> @testing.fix_random()
         ... class TestDropout(unittest.TestCase):
         ...     def setUp(self):

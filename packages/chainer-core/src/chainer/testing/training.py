@@ -46,6 +46,7 @@ def get_trainer_with_mock_updater(
         extensions: Extensions to register on the trainer.
 
     Example:
+        >>> from chainer import testing
         >>> trainer = testing.get_trainer_with_mock_updater((2, 'epoch'), iter_per_epoch=5)
         >>> trainer.run()
         >>> trainer.updater.iteration

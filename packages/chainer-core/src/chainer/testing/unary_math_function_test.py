@@ -73,6 +73,8 @@ def unary_math_function_unittest(
             ``chainer.gradient_check.check_double_backward``; by default as for backward.
 
     Example:
+        >>> import unittest
+        >>> from chainer import testing
         >>> @testing.unary_math_function_unittest(F.sin)
         ... class TestSin(unittest.TestCase):
         ...     pass

@@ -75,8 +75,11 @@ def tempdir(**kwargs: Any) -> Iterator[str]:
         kwargs: Passed to :func:`tempfile.mkdtemp` (``suffix``, ``prefix``, ``dir``).
 
     Example:
+        >>> import os
         >>> with chainer.utils.tempdir() as path:
-        ...     chainer.serializers.save_npz(os.path.join(path, 'model.npz'), model)
+        ...     chainer.serializers.save_npz(os.path.join(path, 'model.npz'), L.Linear(3, 2))
+        >>> os.path.exists(path)
+        False
     """
     # Imported here: they are slow to import and rarely needed by `import chainer`.
     import shutil

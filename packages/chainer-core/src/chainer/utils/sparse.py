@@ -115,7 +115,7 @@ def to_coo(x: Any, ldnz: int | None = None, requires_grad: bool = False) -> CooM
 
     Example:
         >>> x = to_coo(numpy.array([[0, 2, 0], [-1, 0, 0]], numpy.float32))
-        >>> x.data.array, x.row, x.col, x.shape
+        >>> x.data.array, x.row, x.col, x.shape  # doctest: +NORMALIZE_WHITESPACE
         (array([ 2., -1.], dtype=float32), array([0, 1], dtype=int32),
          array([1, 0], dtype=int32), (2, 3))
     """

@@ -200,7 +200,14 @@ def expect(*bool_exprs: Any) -> None:
     """Test each condition and raise :class:`InvalidType` on the first that does not hold.
 
     Example:
-        >>> type_check.expect(x_type.ndim == 2, x_type.dtype.kind == 'f')
+        >>> from chainer.utils import type_check
+        >>> x_type, = type_check.get_types((numpy.ones(3, numpy.float32),), 'in_types', False)
+        >>> type_check.expect(x_type.dtype.kind == 'f')
+        >>> type_check.expect(x_type.ndim == 2)
+        Traceback (most recent call last):
+        ...
+        chainer.utils.type_check.InvalidType: Expect: in_types[0].ndim == 2
+        Actual: 1 != 2
     """
     if in_light_mode():
         # Conditions are plain bools here, unless a check wrapped a value in Variable itself.

@@ -226,6 +226,7 @@ def register_kl(Dist1: type, Dist2: type) -> Callable[[KLFunction], KLFunction]:
         A decorator that registers and returns ``kl(dist1, dist2)``.
 
     Example:
+        >>> from chainer.distributions import Normal
         >>> class Sharp(Normal):  # a subclass would inherit Normal's formula otherwise
         ...     pass
         >>> @register_kl(Sharp, Sharp)
@@ -269,6 +270,7 @@ def kl_divergence(dist1: Distribution, dist2: Distribution) -> Variable:
         NotImplementedError: No formula is registered for the two classes.
 
     Example:
+        >>> from chainer.distributions import Normal
         >>> p = Normal(np.zeros(2, np.float32), np.ones(2, np.float32))
         >>> q = Normal(np.ones(2, np.float32), np.ones(2, np.float32))
         >>> kl_divergence(p, q).array

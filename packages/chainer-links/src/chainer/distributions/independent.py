@@ -26,6 +26,7 @@ class Independent(Distribution):
             all but the first.
 
     Example:
+        >>> from chainer.distributions import Normal
         >>> base = Normal(np.zeros((4, 3), np.float32), np.ones((4, 3), np.float32))
         >>> d = Independent(base)
         >>> d.batch_shape, d.event_shape

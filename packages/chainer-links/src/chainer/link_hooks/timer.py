@@ -24,8 +24,12 @@ class TimerHook(link_hook.LinkHook):
         table (dict): Multiplier from seconds to each unit :meth:`print_report` accepts.
 
     Example:
+        >>> from chainer.link_hooks import TimerHook
+        >>> model = chainer.Sequential(L.Linear(3, 4), F.relu, L.Linear(4, 2))
         >>> with TimerHook() as hook:
-        ...     y = model(x)
+        ...     y = model(numpy.ones((1, 3), numpy.float32))
+        >>> [name for name, _ in hook.call_history]
+        ['Linear', 'Linear', 'Sequential']
         >>> hook.print_report()  # doctest: +SKIP
               LinkName  ElapsedTime  Occurrence
                 Linear      41.42ms        2100

@@ -291,8 +291,10 @@ class ConcatWithAsyncTransfer:
             blocks until the copies are done.
 
     Example:
+        The transfer needs a GPU and CuPy, so the updater line is not run here.
+
         >>> converter = ConcatWithAsyncTransfer()
-        >>> updater = chainer.training.updaters.StandardUpdater(
+        >>> updater = chainer.training.updaters.StandardUpdater(  # doctest: +SKIP
         ...     train_iter, optimizer, converter=converter, device=0)
     """
 

@@ -107,7 +107,13 @@ def cache_or_load_file(
         ...     data = numpy.arange(10)
         ...     numpy.savez(path, data=data)
         ...     return {'data': data}
-        >>> cache_or_load_file(os.path.join(root, 'arange.npz'), create, numpy.load)
+        >>> def load(path):
+        ...     with numpy.load(path) as npz:
+        ...         return {'data': npz['data']}
+        >>> cache_or_load_file('arange.npz', create, load)  # creates the file
+        {'data': array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])}
+        >>> cache_or_load_file('arange.npz', create, load)  # loads it
+        {'data': array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])}
     """
     path = os.fspath(path)
     if os.path.exists(path):

@@ -16,9 +16,13 @@ class Iterator:
     the saved one stopped.
 
     Example:
-        >>> with chainer.iterators.SerialIterator(dataset, 32, repeat=False) as it:
+        >>> dataset = list(range(5))
+        >>> with chainer.iterators.SerialIterator(dataset, 2, repeat=False, shuffle=False) as it:
         ...     for batch in it:
-        ...         ...
+        ...         print(batch)
+        [0, 1]
+        [2, 3]
+        [4]
     """
 
     def __iter__(self) -> Iterator:

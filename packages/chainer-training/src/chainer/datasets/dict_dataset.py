@@ -18,7 +18,7 @@ class DictDataset:
             of the same length.
 
     Example:
-        >>> dataset = DictDataset(x=numpy.arange(3), y=['a', 'b', 'c'])
+        >>> dataset = DictDataset(x=[0, 1, 2], y=['a', 'b', 'c'])
         >>> dataset[1]
         {'x': 1, 'y': 'b'}
     """

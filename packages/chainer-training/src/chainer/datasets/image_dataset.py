@@ -93,9 +93,14 @@ class ImageDataset(DatasetMixin):
         dtype: The dtype of the image arrays (``None``: ``chainer.config.dtype``).
 
     Example:
+        >>> import os
+        >>> from PIL import Image
+        >>> os.makedirs('images')
+        >>> for name in ('cat.png', 'dog.png'):
+        ...     Image.new('RGB', (64, 48)).save(os.path.join('images', name))  # width, height
         >>> dataset = ImageDataset(['cat.png', 'dog.png'], root='images')
-        >>> dataset[0].shape
-        (3, 64, 64)
+        >>> dataset[0].shape, dataset[0].dtype
+        ((3, 48, 64), dtype('float32'))
     """
 
     def __init__(
@@ -132,8 +137,16 @@ class LabeledImageDataset(DatasetMixin):
         label_dtype: The dtype of the labels.
 
     Example:
+        >>> import os
+        >>> from PIL import Image
+        >>> os.makedirs('images')
+        >>> Image.new('L', (32, 32)).save(os.path.join('images', 'cat.png'))
+        >>> with open('train.txt', 'w') as f:
+        ...     _ = f.write('cat.png 3\\n')
         >>> dataset = LabeledImageDataset('train.txt', root='images')
         >>> image, label = dataset[0]
+        >>> image.shape, label
+        ((1, 32, 32), array(3, dtype=int32))
     """
 
     def __init__(

@@ -27,9 +27,13 @@ class PickleDatasetWriter:
         protocol: The pickle protocol.
 
     Example:
+        >>> from chainer.datasets import open_pickle_dataset, open_pickle_dataset_writer
         >>> with open_pickle_dataset_writer('data.pkl') as writer:
-        ...     for example in examples:
+        ...     for example in [(0, 'zero'), (1, 'one')]:
         ...         writer.write(example)
+        >>> with open_pickle_dataset('data.pkl') as dataset:
+        ...     dataset[1]
+        (1, 'one')
     """
 
     def __init__(self, writer: IO[bytes], protocol: int = pickle.HIGHEST_PROTOCOL) -> None:

@@ -33,8 +33,15 @@ class TextDataset(DatasetMixin):
             per file) and returning whether to keep them.
 
     Example:
+        >>> texts = {'source.txt': 'Hello\\nWorld\\n', 'target.txt': 'Bonjour\\nMonde\\n'}
+        >>> for path, text in texts.items():
+        ...     with open(path, 'w', encoding='utf-8') as f:
+        ...         _ = f.write(text)
         >>> dataset = TextDataset(['source.txt', 'target.txt'], encoding='utf-8')
-        >>> source_line, target_line = dataset[0]
+        >>> source_line, target_line = dataset[1]
+        >>> source_line, target_line
+        ('World\\n', 'Monde\\n')
+        >>> dataset.close()
     """
 
     def __init__(

@@ -19,7 +19,7 @@ class TransformDataset(DatasetMixin):
         transform: A function taking one example of ``dataset`` and returning the new one.
 
     Example:
-        >>> dataset = TransformDataset(numpy.arange(4), lambda x: x * 10)
+        >>> dataset = TransformDataset([0, 1, 2, 3], lambda x: x * 10)
         >>> dataset[3]
         30
     """

@@ -28,7 +28,7 @@ class TupleDataset:
         datasets: The datasets (arrays, lists or dataset objects), all of the same length.
 
     Example:
-        >>> dataset = TupleDataset(numpy.arange(3), ['a', 'b', 'c'])
+        >>> dataset = TupleDataset([0, 1, 2], ['a', 'b', 'c'])
         >>> dataset[1]
         (1, 'b')
         >>> dataset[:2]

@@ -42,7 +42,9 @@ class ShuffleOrderSampler(OrderSampler):
 
     Example:
         >>> sampler = ShuffleOrderSampler(numpy.random.RandomState(0))
-        >>> it = chainer.iterators.SerialIterator(dataset, 32, order_sampler=sampler)
+        >>> it = chainer.iterators.SerialIterator(list(range(5)), 5, order_sampler=sampler)
+        >>> it.next()  # the same order in every run
+        [2, 0, 1, 3, 4]
     """
 
     def __init__(self, random_state: numpy.random.RandomState | None = None) -> None:

@@ -25,8 +25,8 @@ class SerialIterator(Iterator):
             :class:`~chainer.iterators.OrderSampler`); ``shuffle`` must then be ``None``.
 
     Example:
-        >>> it = SerialIterator(numpy.arange(10), 4, repeat=False, shuffle=False)
-        >>> [list(batch) for batch in it]
+        >>> it = SerialIterator(list(range(10)), 4, repeat=False, shuffle=False)
+        >>> [batch for batch in it]
         [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
     """
 

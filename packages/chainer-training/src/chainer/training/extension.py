@@ -8,6 +8,8 @@ Example:
     >>> @make_extension(trigger=(10, 'epoch'))
     ... def lr_drop(trainer):
     ...     trainer.updater.get_optimizer('main').lr *= 0.1
+    >>> from chainer.testing import get_trainer_with_mock_updater
+    >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
     >>> trainer.extend(lr_drop)
 """
 

@@ -52,10 +52,18 @@ class Trainer:
             descendants are registered as observers.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> x, t = numpy.ones((6, 3), numpy.float32), numpy.zeros(6, numpy.int32)
+        >>> train_iter = chainer.iterators.SerialIterator(chainer.datasets.TupleDataset(x, t), 2)
+        >>> optimizer = chainer.optimizers.SGD().setup(model)
         >>> updater = training.updaters.StandardUpdater(train_iter, optimizer)
-        >>> trainer = training.Trainer(updater, (20, 'epoch'), out='result')
+        >>> trainer = training.Trainer(updater, (2, 'epoch'), out='result')
         >>> trainer.extend(extensions.LogReport())
         >>> trainer.run()
+        >>> [entry['epoch'] for entry in trainer.get_extension('LogReport').log]
+        [1, 2]
     """
 
     def __init__(

@@ -48,6 +48,9 @@ def create_communicator(
             ``TimeoutError`` naming the peer and tag (default ``None``: wait forever).
 
     Example:
+        Every process of an MPI job runs it, e.g. under ``mpiexec -n 2``; the doctests run in one
+        process, so they skip it.
+
         >>> comm = chainermn.create_communicator("flat")  # doctest: +SKIP
         >>> comm.rank, comm.size  # doctest: +SKIP
         (0, 2)

@@ -16,6 +16,9 @@ class CommunicatorBase(abc.ABC):
     (``bcast``, ``gather``, ``allreduce``, ``multi_node_mean_grad``, ...) in the same order.
 
     Example:
+        Every process of an MPI job runs it, e.g. under ``mpiexec -n 2``; the doctests run in one
+        process, so they skip it.
+
         >>> comm = chainermn.create_communicator("naive")  # doctest: +SKIP
         >>> comm.allreduce(numpy.ones(3, numpy.float32))  # doctest: +SKIP
         array([2., 2., 2.], dtype=float32)   # under mpiexec -n 2

@@ -7,7 +7,8 @@ def create_empty_dataset(dataset) -> list:
     """``len(dataset)`` empty tuples: input for models whose data comes from other ranks.
 
     Example:
-        >>> chainermn.datasets.create_empty_dataset([5, 6, 7])  # doctest: +SKIP
+        >>> import chainermn
+        >>> chainermn.datasets.create_empty_dataset([5, 6, 7])
         [(), (), ()]
     """
     return [()] * len(dataset)

@@ -122,6 +122,9 @@ def multi_node_snapshot(comm, snapshot, replica_sets) -> _MultiNodeSnapshot:
             not named form one more set (``[]``: one set of all processes).
 
     Example:
+        Every process of an MPI job runs it, e.g. under ``mpiexec -n 2``; the doctests run in one
+        process, so they skip it.
+
         >>> snapshot = chainermn.extensions.multi_node_snapshot(
         ...     comm, extensions.snapshot(autoload=True), [0])  # doctest: +SKIP
         >>> trainer.extend(snapshot, trigger=(1, "epoch"))  # doctest: +SKIP

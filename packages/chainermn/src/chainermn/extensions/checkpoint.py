@@ -186,6 +186,9 @@ def create_multi_node_checkpointer(
         path: Directory of the files.
 
     Example:
+        Every process of an MPI job runs it, e.g. under ``mpiexec -n 2``; the doctests run in one
+        process, so they skip it.
+
         >>> checkpointer = chainermn.create_multi_node_checkpointer("run1", comm)  # doctest: +SKIP
         >>> trainer.extend(checkpointer, trigger=(25, "iteration"))  # doctest: +SKIP
         >>> checkpointer.maybe_load(trainer, optimizer)  # doctest: +SKIP

@@ -86,6 +86,9 @@ def send(x, communicator, rank: int, tag: int = 0) -> chainer.Variable:
         with :func:`pseudo_connect`.
 
     Example:
+        Every process of an MPI job runs it, e.g. under ``mpiexec -n 2``; the doctests run in one
+        process, so they skip it.
+
         >>> phi = chainermn.functions.send(h, comm, rank=1)  # doctest: +SKIP
         >>> y = chainermn.functions.recv(comm, rank=1, delegate_variable=phi)  # doctest: +SKIP
     """

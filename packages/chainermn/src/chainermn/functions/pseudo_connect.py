@@ -35,6 +35,9 @@ def pseudo_connect(delegate_variable, *actual_variables) -> tuple:
         A tuple of variables with the data of ``actual_variables``.
 
     Example:
+        Every process of an MPI job runs it, e.g. under ``mpiexec -n 2``; the doctests run in one
+        process, so they skip it.
+
         >>> phi1 = chainermn.functions.send(z1, comm, rank=1)  # doctest: +SKIP
         >>> phi2 = chainermn.functions.send(z2, comm, rank=1)  # doctest: +SKIP
         >>> (psi,) = chainermn.functions.pseudo_connect(phi1, phi2)  # doctest: +SKIP

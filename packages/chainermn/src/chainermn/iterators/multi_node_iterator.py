@@ -71,6 +71,9 @@ def create_multi_node_iterator(actual_iterator, communicator, rank_master: int =
     must call ``next`` (and ``serialize``) the same number of times.
 
     Example:
+        Every process of an MPI job runs it, e.g. under ``mpiexec -n 2``; the doctests run in one
+        process, so they skip it.
+
         >>> it = chainermn.iterators.create_multi_node_iterator(  # doctest: +SKIP
         ...     chainer.iterators.SerialIterator(dataset, 32), comm)
     """

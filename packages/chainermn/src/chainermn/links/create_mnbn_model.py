@@ -49,6 +49,9 @@ def create_mnbn_model(link, comm, communication_backend: str = "auto"):
     with the same parameters and statistics.
 
     Example:
+        Every process of an MPI job runs it, e.g. under ``mpiexec -n 2``; the doctests run in one
+        process, so they skip it.
+
         >>> model = chainermn.links.create_mnbn_model(MyConvNet(), comm)  # doctest: +SKIP
     """
     return _converted(copy.deepcopy(link), comm, communication_backend)

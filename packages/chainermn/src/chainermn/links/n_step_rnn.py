@@ -59,6 +59,9 @@ def create_multi_node_n_step_rnn(
         A link whose call returns the RNN's outputs plus a delegate variable.
 
     Example:
+        Every process of an MPI job runs it, e.g. under ``mpiexec -n 2``; the doctests run in one
+        process, so they skip it.
+
         >>> encoder = chainermn.links.create_multi_node_n_step_rnn(
         ...     L.NStepLSTM(1, 8, 8, 0.1), comm, rank_in=None, rank_out=1)  # doctest: +SKIP
     """

@@ -60,8 +60,12 @@ def import_model(
             ``base_dir``.
 
     Example:
-        >>> model = onnx_chainer.import_model("model.onnx")  # doctest: +SKIP
-        >>> y = model(np.zeros((1, 3, 224, 224), np.float32))  # doctest: +SKIP
+        >>> import onnx_chainer
+        >>> x = np.ones((1, 3), np.float32)
+        >>> _ = onnx_chainer.export_testcase(L.Linear(3, 2), x, "linear")  # linear/model.onnx
+        >>> model = onnx_chainer.import_model("linear/model.onnx")
+        >>> model(x).shape
+        (1, 2)
     """
     return build(model, base_dir, check)
 

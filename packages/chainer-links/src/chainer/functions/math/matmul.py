@@ -34,7 +34,10 @@ def batch_matmul(a, b, transa: bool = False, transb: bool = False) -> Variable:
         ~chainer.Variable: The ``B`` products, a 3-D array.
 
     Example:
-        >>> F.batch_matmul(np.ones((2, 1, 3)), np.ones((2, 3, 1))).shape
+        >>> import warnings
+        >>> with warnings.catch_warnings():  # it warns: deprecated, use F.matmul
+        ...     warnings.simplefilter('ignore', DeprecationWarning)
+        ...     F.batch_matmul(np.ones((2, 1, 3)), np.ones((2, 3, 1))).shape
         (2, 1, 1)
     """
     warnings.warn(

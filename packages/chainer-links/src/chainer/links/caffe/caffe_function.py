@@ -63,6 +63,8 @@ class CaffeFunction(link.Chain):
         variables (dict): Blob name -> :class:`~chainer.Variable` of the last call.
 
     Example:
+        The trained model is a download (BVLC's CaffeNet), so the doctests skip it.
+
         >>> func = CaffeFunction('bvlc_reference_caffenet.caffemodel')  # doctest: +SKIP
         >>> x = numpy.zeros((10, 3, 227, 227), numpy.float32)
         >>> y, = func(inputs={'data': x}, outputs=['fc8'])  # doctest: +SKIP

@@ -17,9 +17,10 @@ class DelegateDataset(TabularDataset):
         dataset: The tabular dataset to forward to.
 
     Example:
-        >>> class Squares(DelegateDataset):
+        >>> from chainer.dataset import tabular
+        >>> class Squares(tabular.DelegateDataset):
         ...     def __init__(self, n):
-        ...         x = tabular.from_data(('x', numpy.arange(n)))
+        ...         x = tabular.from_data(('x', list(range(n))))
         ...         super().__init__(x.transform(('x', 'y'), lambda x: (x, x * x)))
         >>> Squares(4)[3]
         (3, 9)

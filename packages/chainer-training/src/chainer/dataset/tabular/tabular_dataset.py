@@ -29,7 +29,7 @@ class TabularDataset(DatasetMixin):
 
     Example:
         >>> from chainer.dataset import tabular
-        >>> table = tabular.from_data({'x': numpy.arange(6), 'y': numpy.arange(6) ** 2})
+        >>> table = tabular.from_data({'x': list(range(6)), 'y': [i * i for i in range(6)]})
         >>> table[2]
         {'x': 2, 'y': 4}
         >>> table.convert(table.slice[1:3, 'y'].fetch())

@@ -222,6 +222,9 @@ def snapshot(
         The snapshot extension.
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> from chainer.training import extensions
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(extensions.snapshot(n_retains=3, autoload=True),
         ...                trigger=(1000, 'iteration'))
     """
@@ -272,7 +275,15 @@ def snapshot_object(
         The snapshot extension.
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> from chainer.training import extensions
+        >>> trainer = get_trainer_with_mock_updater((2, 'epoch'))  # only counts iterations
+        >>> model = L.Linear(3, 2)
         >>> trainer.extend(extensions.snapshot_object(model, 'model_epoch_{.updater.epoch}'))
+        >>> trainer.run()
+        >>> import os
+        >>> sorted(os.listdir(trainer.out))
+        ['model_epoch_1', 'model_epoch_2']
     """
     condition, writer, snapshot_on_error = argument.parse_kwargs(
         kwargs,

@@ -52,6 +52,8 @@ class DumpGraph(extension.Extension):
         function_style: DOT attributes of function nodes (blue boxes when ``None``).
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(DumpGraph('main/loss'))
     """
 

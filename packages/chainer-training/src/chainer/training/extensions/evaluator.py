@@ -45,7 +45,13 @@ class Evaluator(extension.Extension):
         eval_func: The evaluation function.
 
     Example:
-        >>> trainer.extend(Evaluator(test_iter, model, device='@numpy'))
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> x, t = numpy.ones((4, 3), numpy.float32), numpy.zeros(4, numpy.int32)
+        >>> test_dataset = chainer.datasets.TupleDataset(x, t)
+        >>> test_iter = chainer.iterators.SerialIterator(test_dataset, 2, repeat=False)
+        >>> evaluator = Evaluator(test_iter, model, device='@numpy')
+        >>> sorted(evaluator())  # a trainer calls it (``trainer.extend(evaluator)``)
+        ['main/accuracy', 'main/loss']
     """
 
     trigger = 1, "epoch"

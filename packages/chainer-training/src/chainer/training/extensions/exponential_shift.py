@@ -20,7 +20,14 @@ class ExponentialShift(OptimizerAttributeShift):
         optimizer: The optimizer; the trainer's ``'main'`` optimizer when ``None``.
 
     Example:
-        >>> trainer.extend(ExponentialShift('lr', 0.5), trigger=(10, 'epoch'))
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater((30, 'epoch'))  # its updater only counts
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1)
+        >>> shift = ExponentialShift('lr', 0.5, optimizer=optimizer)
+        >>> trainer.extend(shift, trigger=(10, 'epoch'))
+        >>> trainer.run()
+        >>> round(optimizer.lr, 6)
+        0.0125
     """
 
     def __init__(

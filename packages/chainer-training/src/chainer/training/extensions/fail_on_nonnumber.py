@@ -14,6 +14,8 @@ class FailOnNonNumber(extension.Extension):
     snapshots and logs are filled with NaN.
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(FailOnNonNumber())
     """
 

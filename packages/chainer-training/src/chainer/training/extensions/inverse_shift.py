@@ -22,7 +22,13 @@ class InverseShift(OptimizerAttributeShift):
         optimizer: The optimizer; the trainer's ``'main'`` optimizer when ``None``.
 
     Example:
-        >>> trainer.extend(InverseShift('lr', gamma=1e-4, power=0.75))
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater((1000, 'iteration'))  # its updater only counts
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1)
+        >>> trainer.extend(InverseShift('lr', gamma=1e-4, power=0.75, optimizer=optimizer))
+        >>> trainer.run()
+        >>> round(optimizer.lr, 6)
+        0.093101
     """
 
     def __init__(

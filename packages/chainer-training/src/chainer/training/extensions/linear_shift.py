@@ -20,7 +20,14 @@ class LinearShift(OptimizerAttributeShift):
         optimizer: The optimizer; the trainer's ``'main'`` optimizer when ``None``.
 
     Example:
-        >>> trainer.extend(LinearShift('lr', (0.1, 0.001), (1000, 9000)))
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater((5000, 'iteration'))  # its updater only counts
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1)
+        >>> shift = LinearShift('lr', (0.1, 0.001), (1000, 9000), optimizer=optimizer)
+        >>> trainer.extend(shift)
+        >>> trainer.run()
+        >>> round(optimizer.lr, 6)
+        0.0505
     """
 
     def __init__(

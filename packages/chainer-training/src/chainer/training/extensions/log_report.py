@@ -31,9 +31,18 @@ class LogReport(extension.Extension):
             is the deprecated keyword for it; ``log_name=None`` writes no file.
 
     Example:
-        >>> trainer.extend(LogReport(trigger=(100, 'iteration')))
-        >>> # ... after training:
-        >>> trainer.get_extension('LogReport').log[-1]['main/loss']
+        >>> from chainer import training
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> x, t = numpy.ones((6, 3), numpy.float32), numpy.zeros(6, numpy.int32)
+        >>> train_iter = chainer.iterators.SerialIterator(chainer.datasets.TupleDataset(x, t), 2)
+        >>> optimizer = chainer.optimizers.SGD().setup(model)
+        >>> updater = training.updaters.StandardUpdater(train_iter, optimizer)
+        >>> trainer = training.Trainer(updater, (4, 'iteration'))
+        >>> trainer.extend(LogReport(trigger=(2, 'iteration')))
+        >>> trainer.run()
+        >>> log = trainer.get_extension('LogReport').log
+        >>> [entry['iteration'] for entry in log], sorted(log[-1])
+        ([2, 4], ['elapsed_time', 'epoch', 'iteration', 'main/accuracy', 'main/loss'])
     """
 
     def __init__(

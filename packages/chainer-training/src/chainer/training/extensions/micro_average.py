@@ -30,6 +30,8 @@ class MicroAverage(extension.Extension):
         trigger: When to report the ratio and start a new interval.
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(MicroAverage('main/correct', 'main/total', 'main/accuracy'))
     """
 

@@ -22,7 +22,13 @@ class MultistepShift(OptimizerAttributeShift):
         optimizer: The optimizer; the trainer's ``'main'`` optimizer when ``None``.
 
     Example:
-        >>> trainer.extend(MultistepShift('lr', 0.1, [30000, 60000], init=0.1))
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater((7, 'iteration'))  # its updater only counts
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1)
+        >>> trainer.extend(MultistepShift('lr', 0.1, [3, 6], 0.1, optimizer))
+        >>> trainer.run()
+        >>> round(optimizer.lr, 6)
+        0.001
     """
 
     def __init__(

@@ -41,6 +41,9 @@ class ParameterStatistics(extension.Extension):
             NaN (the computation may be slow or warn).
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
+        >>> model = L.Classifier(L.Linear(3, 2))
         >>> trainer.extend(ParameterStatistics(model.predictor, prefix='stats'))
     """
 

@@ -37,6 +37,8 @@ class PlotReport(extension.Extension):
         grid: Draw a grid.
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(PlotReport(['main/loss', 'validation/main/loss'], 'epoch',
         ...                           filename='loss.png'))
     """

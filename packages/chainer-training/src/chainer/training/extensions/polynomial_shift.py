@@ -23,7 +23,13 @@ class PolynomialShift(OptimizerAttributeShift):
         optimizer: The optimizer; the trainer's ``'main'`` optimizer when ``None``.
 
     Example:
-        >>> trainer.extend(PolynomialShift('lr', 0.5, max_count=10000))
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater((75, 'iteration'))  # its updater only counts
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1)
+        >>> trainer.extend(PolynomialShift('lr', 0.5, max_count=100, optimizer=optimizer))
+        >>> trainer.run()
+        >>> round(optimizer.lr, 6)
+        0.05
     """
 
     #: Kept from Chainer 1, where it asked the trainer to call the extension before training;

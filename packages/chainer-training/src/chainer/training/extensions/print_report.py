@@ -28,6 +28,9 @@ class PrintReport(extension.Extension):
         out: The stream.
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> from chainer.training.extensions import LogReport
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(LogReport())
         >>> trainer.extend(PrintReport(['epoch', 'main/loss', 'validation/main/loss']))
     """

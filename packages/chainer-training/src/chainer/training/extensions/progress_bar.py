@@ -32,6 +32,8 @@ class ProgressBar(extension.Extension):
         out: The stream.
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(ProgressBar(update_interval=10))
     """
 

@@ -12,6 +12,10 @@ previous one first); :class:`ThreadQueueWriter` and :class:`ProcessQueueWriter` 
 snapshots to one long-lived consumer thread or process.
 
 Example:
+    >>> from chainer.testing import get_trainer_with_mock_updater
+    >>> from chainer.training import extensions
+    >>> from chainer.training.extensions import snapshot_writers
+    >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
     >>> writer = snapshot_writers.ThreadWriter()
     >>> trainer.extend(extensions.snapshot(writer=writer), trigger=(1, 'epoch'))
 """

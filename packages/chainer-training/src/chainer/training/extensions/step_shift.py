@@ -22,7 +22,14 @@ class StepShift(OptimizerAttributeShift):
         optimizer: The optimizer; the trainer's ``'main'`` optimizer when ``None``.
 
     Example:
-        >>> trainer.extend(StepShift('lr', 0.1, step=30), trigger=(1, 'epoch'))
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater((60, 'epoch'))  # its updater only counts
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1)
+        >>> shift = StepShift('lr', 0.1, step=30, optimizer=optimizer)
+        >>> trainer.extend(shift, trigger=(1, 'epoch'))
+        >>> trainer.run()
+        >>> round(optimizer.lr, 6)
+        0.001
     """
 
     def __init__(

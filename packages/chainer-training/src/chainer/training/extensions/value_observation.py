@@ -19,6 +19,8 @@ def observe_value(observation_key: str, target_func: Callable[[Any], Any]) -> Ca
         An extension (every epoch by default, priority :data:`PRIORITY_WRITER`).
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(observe_value(
         ...     'momentum', lambda trainer: trainer.updater.get_optimizer('main').momentum))
     """
@@ -41,6 +43,8 @@ def observe_lr(optimizer_name: str = "main", observation_key: str = "lr") -> Cal
         An extension (every epoch by default, priority :data:`PRIORITY_WRITER`).
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(observe_lr(), trigger=(1, 'iteration'))
     """
     return observe_value(

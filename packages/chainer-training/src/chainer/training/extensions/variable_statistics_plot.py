@@ -152,7 +152,10 @@ class VariableStatisticsPlot(extension.Extension):
         grid: Draw grids.
 
     Example:
-        >>> trainer.extend(VariableStatisticsPlot(model.predictor.l1))
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
+        >>> layer = L.Linear(3, 2)
+        >>> trainer.extend(VariableStatisticsPlot(layer))
     """
 
     def __init__(

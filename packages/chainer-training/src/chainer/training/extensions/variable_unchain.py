@@ -17,6 +17,8 @@ class unchain_variables(extension.Extension):
     (lowest priority) and unchains those variables, so the graphs are freed right away.
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(unchain_variables())
     """
 

@@ -21,7 +21,13 @@ class WarmupShift(OptimizerAttributeShift):
         optimizer: The optimizer; the trainer's ``'main'`` optimizer when ``None``.
 
     Example:
-        >>> trainer.extend(WarmupShift('lr', 0.001, 500, 0.1))
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater((250, 'iteration'))  # its updater only counts
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1)
+        >>> trainer.extend(WarmupShift('lr', 0.001, 500, 0.1, optimizer=optimizer))
+        >>> trainer.run()
+        >>> round(optimizer.lr, 6)
+        0.0505
     """
 
     def __init__(

@@ -32,9 +32,10 @@ class EarlyStoppingTrigger:
         patients: Deprecated alias of ``patience`` (keyword only).
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
         >>> stop = EarlyStoppingTrigger(monitor='validation/main/loss', patience=2,
         ...                             max_trigger=(50, 'epoch'))
-        >>> trainer = training.Trainer(updater, stop)
+        >>> trainer = get_trainer_with_mock_updater(stop)  # as training.Trainer(updater, stop)
     """
 
     def __init__(

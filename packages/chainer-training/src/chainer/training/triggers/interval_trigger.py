@@ -18,6 +18,9 @@ class IntervalTrigger:
         unit: ``'iteration'`` or ``'epoch'``.
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> from chainer.training import extensions
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
         >>> trainer.extend(extensions.LogReport(), trigger=IntervalTrigger(100, 'iteration'))
     """
 

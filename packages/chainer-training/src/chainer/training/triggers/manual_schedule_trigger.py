@@ -24,7 +24,14 @@ class ManualScheduleTrigger:
             ``initialize`` of an extension with this trigger on resume).
 
     Example:
-        >>> trainer.extend(lr_drop, trigger=ManualScheduleTrigger([10, 25], 'epoch'))
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater((30, 'epoch'), iter_per_epoch=1)
+        >>> def record(trainer):
+        ...     print('epoch', trainer.updater.epoch)
+        >>> trainer.extend(record, trigger=ManualScheduleTrigger([10, 25], 'epoch'))
+        >>> trainer.run()
+        epoch 10
+        epoch 25
     """
 
     def __init__(self, points: float | Sequence[float], unit: str) -> None:

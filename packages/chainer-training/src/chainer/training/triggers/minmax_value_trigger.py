@@ -21,6 +21,10 @@ class BestValueTrigger:
         trigger: When to check the value (a trigger or a ``(period, unit)`` tuple).
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> from chainer.training import extensions
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
+        >>> model = L.Classifier(L.Linear(3, 2))
         >>> trainer.extend(
         ...     extensions.snapshot_object(model, 'best_model'),
         ...     trigger=BestValueTrigger('validation/main/loss', lambda best, new: new < best))

@@ -16,7 +16,13 @@ class OnceTrigger:
         call_on_resume: Whether to fire again at the first call after resuming.
 
     Example:
+        >>> from chainer.testing import get_trainer_with_mock_updater
+        >>> trainer = get_trainer_with_mock_updater()  # its updater only counts iterations
+        >>> def show_model_summary(trainer):
+        ...     print('training starts')
         >>> trainer.extend(show_model_summary, trigger=OnceTrigger())
+        >>> trainer.run()
+        training starts
     """
 
     def __init__(self, call_on_resume: bool = False) -> None:

@@ -54,9 +54,11 @@ class MultiprocessParallelUpdater(StandardUpdater):
         auto_new_epoch: Call ``optimizer.new_epoch(auto=True)`` at each epoch end.
 
     Example:
-        >>> shards = chainer.datasets.split_dataset_n_random(train, 2)
-        >>> iterators = [chainer.iterators.SerialIterator(s, 32) for s in shards]
-        >>> updater = training.updaters.MultiprocessParallelUpdater(
+        Needs two GPUs and CuPy, so it is not run here.
+
+        >>> shards = chainer.datasets.split_dataset_n_random(train, 2)  # doctest: +SKIP
+        >>> iterators = [chainer.iterators.SerialIterator(s, 32) for s in shards]  # doctest: +SKIP
+        >>> updater = training.updaters.MultiprocessParallelUpdater(  # doctest: +SKIP
         ...     iterators, optimizer, devices=['@cupy:0', '@cupy:1'])
     """
 

@@ -39,7 +39,9 @@ class ParallelUpdater(StandardUpdater):
         auto_new_epoch: Call ``optimizer.new_epoch(auto=True)`` at each epoch end.
 
     Example:
-        >>> updater = training.updaters.ParallelUpdater(
+        Needs two GPUs and CuPy, so it is not run here.
+
+        >>> updater = training.updaters.ParallelUpdater(  # doctest: +SKIP
         ...     train_iter, optimizer, devices={'main': '@cupy:0', 'second': '@cupy:1'})
     """
 

@@ -46,8 +46,16 @@ class StandardUpdater(_updater.Updater):
         auto_new_epoch (bool): See the argument.
 
     Example:
+        >>> from chainer import training
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> x, t = numpy.ones((6, 3), numpy.float32), numpy.zeros(6, numpy.int32)
+        >>> train_iter = chainer.iterators.SerialIterator(chainer.datasets.TupleDataset(x, t), 2)
+        >>> optimizer = chainer.optimizers.SGD().setup(model)
         >>> updater = training.updaters.StandardUpdater(train_iter, optimizer, device='@numpy')
         >>> trainer = training.Trainer(updater, (10, 'epoch'))
+        >>> trainer.run()
+        >>> trainer.updater.iteration  # 3 mini-batches of 2 per epoch
+        30
     """
 
     def __init__(
