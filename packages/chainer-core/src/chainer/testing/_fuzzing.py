@@ -32,6 +32,20 @@ def examples() -> int:
     return int(text)
 
 
+def hypothesis_settings() -> Any:
+    """Hypothesis settings of every harness: ``examples()`` cases, derandomized (the same
+    cases on every run, so CI is reproducible), no deadline (``run_case`` limits time)."""
+    import hypothesis
+
+    return hypothesis.settings(
+        max_examples=examples(),
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(hypothesis.HealthCheck),
+    )
+
+
 class CaseTimeout(BaseException):
     """A case ran past its time limit (a BaseException, so ``except Exception`` misses it)."""
 
