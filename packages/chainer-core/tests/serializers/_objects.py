@@ -104,7 +104,7 @@ class FuzzTarget:
         self.label = serializer("label", self.label)
 
     @classmethod
-    def filled(cls) -> "FuzzTarget":
+    def filled(cls) -> FuzzTarget:
         """A target with every value set (the lazy Parameter too), to save."""
         source = cls()
         source.W[...] = numpy.arange(6).reshape(2, 3)
