@@ -16,7 +16,9 @@ import io
 import itertools
 import operator
 import os
+import struct
 import zipfile
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,14 +44,42 @@ def _pillow_image_module(user: str):
     return Image
 
 
-def _read_image(source: Any, dtype: numpy.dtype) -> numpy.ndarray:
-    """Read an image file (a path or a binary file object) as a (C, H, W) array."""
+def _read_image(source: Any, dtype: numpy.dtype, name: str) -> numpy.ndarray:
+    """Read an image file (a path or a binary file object) as a (C, H, W) array.
+
+    Raises:
+        OSError: The file is not an image Pillow reads, or is damaged (the message names
+            ``name``); a file that is missing or cannot be opened raises as :func:`open` does.
+    """
     image_module = _pillow_image_module("reading images")
-    with image_module.open(source) as image:
-        array = numpy.asarray(image, dtype=dtype)
+    try:
+        with image_module.open(source) as image:
+            array = numpy.asarray(image, dtype=dtype)
+    except (FileNotFoundError, PermissionError, IsADirectoryError):
+        raise
+    except (OSError, *_DAMAGED_IMAGE_ERRORS, image_module.DecompressionBombError) as error:
+        message = f"cannot read the image {name!r}: {type(error).__name__}: {error}"
+        raise OSError(message) from error
     if array.ndim == 2:
         return array[numpy.newaxis]
     return array.transpose(2, 0, 1)
+
+
+# What Pillow's decoders raise, besides OSError, for damaged files (a damaged header can make
+# a format plugin fail almost anywhere).
+_DAMAGED_IMAGE_ERRORS = (
+    ValueError,
+    TypeError,
+    IndexError,
+    KeyError,
+    SyntaxError,
+    EOFError,
+    OverflowError,
+    MemoryError,
+    ZeroDivisionError,
+    struct.error,
+    zlib.error,
+)
 
 
 def _read_pairs(pairs: str | os.PathLike | Sequence) -> list[tuple[str, int]]:
@@ -118,7 +148,8 @@ class ImageDataset(DatasetMixin):
     def get_example(self, i: int) -> numpy.ndarray:
         """Read image ``i`` as a (C, H, W) array."""
         path = self._paths[_checked_index(i, len(self), "ImageDataset")]
-        return _read_image(os.path.join(self._root, path), self._dtype)
+        full_path = os.path.join(self._root, path)
+        return _read_image(full_path, self._dtype, full_path)
 
 
 class LabeledImageDataset(DatasetMixin):
@@ -155,7 +186,8 @@ class LabeledImageDataset(DatasetMixin):
     def get_example(self, i: int) -> tuple[numpy.ndarray, numpy.ndarray]:
         """Read image ``i`` and return it with its label (a 0-d array)."""
         path, label = self._pairs[_checked_index(i, len(self), "LabeledImageDataset")]
-        image = _read_image(os.path.join(self._root, path), self._dtype)
+        full_path = os.path.join(self._root, path)
+        image = _read_image(full_path, self._dtype, full_path)
         return image, numpy.array(label, dtype=self._label_dtype)
 
 
@@ -187,7 +219,7 @@ class ZippedImageDataset(DatasetMixin):
         else:
             name = self._paths[_checked_index(i_or_filename, len(self), "ZippedImageDataset")]
         data = self._archive.read(name)
-        return _read_image(io.BytesIO(data), self._dtype)
+        return _read_image(io.BytesIO(data), self._dtype, name)
 
 
 class MultiZippedImageDataset(DatasetMixin):

@@ -9,6 +9,10 @@ converted once and cached as ``<root>/pfnet/chainer/svhn/<split>.npz`` with ``x`
 
 from __future__ import annotations
 
+import math
+import os
+import struct
+import zlib
 from typing import Any
 
 import numpy
@@ -64,15 +68,66 @@ def _scipy_io():
     return scipy.io
 
 
+# What SciPy's MATLAB reader raises for damaged files, besides its MatReadError (a damaged
+# file can make it fail nearly anywhere in its parsing).
+_MAT_ERRORS = (
+    ValueError,
+    TypeError,
+    IndexError,
+    KeyError,
+    AttributeError,
+    OverflowError,
+    EOFError,
+    MemoryError,
+    NotImplementedError,
+    OSError,
+    UnicodeDecodeError,
+    zlib.error,
+    struct.error,
+)
+
+
+def _check_declared_sizes(scipy_io, path: str) -> None:
+    """Refuse other formats than MATLAB 5 (what SVHN is distributed in), and variables that
+    declare more data than the file can hold, before SciPy allocates it (zlib inflates at
+    most about 1032 times: 1100 leaves room for headers)."""
+    version = scipy_io.matlab.matfile_version(path)
+    if version != (1, 0):  # MAT 4 files are parsed without checks, MAT 7.3 is HDF5
+        raise ValueError(f"expected a MATLAB 5 file, found format version {version}")
+    limit = 1100 * max(os.path.getsize(path), 1)
+    for name, shape, kind in scipy_io.whosmat(path):
+        if name not in ("X", "y"):
+            continue
+        try:
+            itemsize = numpy.dtype(kind).itemsize
+        except TypeError:  # 'cell', 'struct', 'logical', ...: at least a byte each
+            itemsize = 1
+        if math.prod(shape) * itemsize > limit:
+            raise ValueError(
+                f"the variable {name} declares shape {shape} of {kind}, more data than a file "
+                f"of {os.path.getsize(path)} bytes can hold"
+            )
+
+
 def _retrieve(split: str, scipy_io) -> dict:
     def parse(path: str) -> dict:
         try:
-            mat = scipy_io.loadmat(path)
-        except (scipy_io.matlab.MatReadError, TypeError, IndexError) as error:
-            raise ValueError(f"SciPy cannot read it: {error}") from error
+            _check_declared_sizes(scipy_io, path)
+            mat = scipy_io.loadmat(path, variable_names=("X", "y"))
+        except (FileNotFoundError, PermissionError):
+            raise
+        except (scipy_io.matlab.MatReadError, *_MAT_ERRORS) as error:
+            raise ValueError(f"SciPy cannot read it: {type(error).__name__}: {error}") from error
         images, labels = mat.get("X"), mat.get("y")
-        if images is None or labels is None or images.shape[:3] != (32, 32, 3):
-            raise ValueError("expected the variables X of shape (32, 32, 3, N) and y")
+        if (
+            not isinstance(images, numpy.ndarray)
+            or not isinstance(labels, numpy.ndarray)
+            or images.shape[:3] != (32, 32, 3)
+            or images.ndim != 4
+            or images.dtype.kind not in "biuf"
+            or labels.dtype.kind not in "biuf"
+        ):
+            raise ValueError("expected the numeric variables X of shape (32, 32, 3, N) and y")
         labels = labels.reshape(-1).astype(numpy.uint8) % 10  # 10 stands for the digit 0
         if len(labels) != images.shape[3]:
             raise ValueError(f"X holds {images.shape[3]} images but y {len(labels)} labels")
