@@ -265,6 +265,20 @@ def fuzz(session: nox.Session) -> None:
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
+def soak(session: nox.Session) -> None:
+    """The long soak, by hand: the main job's loop for 20,000 iterations, NumPy and ChainerX.
+
+    ``-- N`` sets another number of iterations. See docs/reliability.rst.
+    """
+    iterations = session.posargs[0] if session.posargs else "20000"
+    dists = ["chainer-core", "chainer-links", "chainer-training", "chainerx"]
+    session.install(*_build_wheels(session, dists), "scikit-learn")
+    script = str(ROOT / "examples" / "mnist" / "soak.py")
+    for device in ("@numpy", "native:0"):
+        session.run("python", script, "--iterations", iterations, "--device", device)
+
+
+@nox.session(default=False, python=DEFAULT_PYTHON)
 def mpi(session: nox.Session) -> None:
     """chainermn multi-process tests under `mpiexec -n 1`, `-n 2`, `-n 3`; data-parallel example.
 
@@ -598,6 +612,8 @@ def example(session: nox.Session) -> None:
         "--out",
         str(out / "convnet"),
     )
+    # Soak, CI form: 2,000 iterations of the main job's loop, memory growth bounded.
+    session.run("python", str(examples / "mnist" / "soak.py"), "--iterations", "2000")
     for produced in ("log", "loss.png", "accuracy.png"):
         if not (out / "mnist" / produced).is_file():
             session.error(f"the MNIST example did not write {produced} into {out / 'mnist'}")
