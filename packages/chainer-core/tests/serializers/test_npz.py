@@ -476,3 +476,15 @@ def test_load_accepts_pathlib_and_str(tmp_path):
     target = _objects.Leaf(seed=0)
     serializers.load_npz(pathlib.Path(tmp_path / "a.npz"), target)
     numpy.testing.assert_array_equal(target.W, source.W)
+
+
+def test_an_archive_opened_with_allow_pickle_is_read_as_numpy_reads_it(tmp_path):
+    path = tmp_path / "pickled.npz"
+    numpy.savez(path, w=numpy.asarray(None), y=numpy.arange(3.0))  # w is pickled
+    with numpy.load(path, allow_pickle=True) as archive:
+        deserializer = NpzDeserializer(archive)
+        assert deserializer("w", numpy.zeros(1)) is None
+        numpy.testing.assert_array_equal(deserializer("y", None), numpy.arange(3.0))
+    with numpy.load(path, allow_pickle=False) as archive:
+        with pytest.raises(ValueError, match=r"cannot read 'w'.*never unpickles"):
+            NpzDeserializer(archive)("w", None)

@@ -92,7 +92,10 @@ class NpzDeserializer(Deserializer):
 
     Args:
         npz: An opened archive (what ``numpy.load`` returns for ``.npz`` files) or any mapping
-            from full keys to arrays, e.g. a :class:`DictionarySerializer`'s ``target``.
+            from full keys to arrays, e.g. a :class:`DictionarySerializer`'s ``target``. The
+            members of an archive opened with ``allow_pickle=False`` are checked against
+            their size and the target before their data is read; one opened with
+            ``allow_pickle=True`` is read as NumPy reads it.
         path: Prefix of the keys to read, to load from a sub-tree of the archive (for example
             ``'updater/model:main/'`` to load a model out of a trainer snapshot).
         strict: If ``True``, a key missing from the archive raises :class:`KeyError`;
@@ -137,7 +140,9 @@ class NpzDeserializer(Deserializer):
 
     def _read(self, full_key: str, value: Any):
         try:
-            if isinstance(self.npz, NpzFile):
+            # An archive opened with allow_pickle=True (by the caller: load_npz never does)
+            # is read as NumPy reads it, object arrays included.
+            if isinstance(self.npz, NpzFile) and not self.npz.allow_pickle:
                 stored = _read_member(self.npz.zip, full_key, value)
             else:
                 stored = self.npz[full_key]
