@@ -13,7 +13,6 @@ import gzip
 import io
 import pickle
 import struct
-import tarfile
 
 import numpy
 import pytest
@@ -130,23 +129,13 @@ def test_idx_gzip_bomb_is_refused_after_the_announced_size(downloaded):
 # -- CIFAR: pickles in a tarball ------------------------------------------------------------
 
 
-def _tarball(members: dict) -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        for name, payload in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(payload)
-            tar.addfile(info, io.BytesIO(payload))
-    return buffer.getvalue()
-
-
 def _batch(n: int, protocol: int = 2) -> bytes:
     data = numpy.arange(n * 3072, dtype=numpy.uint8).reshape(n, 3072)
     batch = {b"data": data, b"fine_labels": list(range(n)), b"batch_label": b"x"}
     return pickle.dumps(batch, protocol=protocol)
 
 
-def test_cifar_archives(downloaded):
+def test_cifar_archives(downloaded, make_tarball):
     valid_test = _batch(1)
 
     @SETTINGS
@@ -162,7 +151,7 @@ def test_cifar_archives(downloaded):
         if where == "pickle":
             train = _mutate(train, flips, cut)
         members = {"cifar-100-python/train": train, "cifar-100-python/test": valid_test}
-        data = _tarball(members)
+        data = make_tarball(members)
         if where == "tarball":
             data = _mutate(data, flips, cut)
         elif where == "random":
