@@ -82,7 +82,7 @@ def run_case(
     call: Callable[[], Any],
     allowed: tuple[type[BaseException], ...],
     sandbox: str,
-    seconds: float = 5.0,
+    seconds: float = 10.0,
     max_bytes: int = 64 * 2**20,
 ) -> BaseException | None:
     """Run ``call()`` in ``sandbox`` under the rules above; return what it raised, if allowed.
