@@ -244,7 +244,11 @@ def test_corrupt_images(tmp_path, monkeypatch):
         dataset = ImageDataset([path.name], root=str(tmp_path))
         result = []
         caught = _fuzzing.run_case(
-            lambda: result.append(dataset[0]), allowed, str(sandbox), max_bytes=32 * 2**20
+            # 2 * 2**18 pixels of 4 channels in uint8 and float32, plus Pillow's first imports
+            lambda: result.append(dataset[0]),
+            allowed,
+            str(sandbox),
+            max_bytes=64 * 2**20,
         )
         if caught is None:
             (image,) = result
