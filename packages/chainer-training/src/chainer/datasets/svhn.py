@@ -9,6 +9,7 @@ converted once and cached as ``<root>/pfnet/chainer/svhn/<split>.npz`` with ``x`
 
 from __future__ import annotations
 
+import mmap
 import struct
 import zlib
 from typing import Any
@@ -93,10 +94,10 @@ def _check_declared_sizes(scipy_io, path: str) -> None:
     version = scipy_io.matlab.matfile_version(path)
     if version != (1, 0):  # MAT 4 files are parsed without checks, MAT 7.3 is HDF5
         raise ValueError(f"expected a MATLAB 5 file, found format version {version}")
-    with open(path, "rb") as file:
-        data = file.read()
-    order = "<" if data[126:128] == b"IM" else ">"
-    _check_elements(data, 128, len(data), order, depth=0)
+    # Mapped, not read: the SVHN files are hundreds of megabytes.
+    with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        order = "<" if data[126:128] == b"IM" else ">"
+        _check_elements(data, 128, len(data), order, depth=0)
 
 
 _MI_UINT32, _MI_MATRIX, _MI_COMPRESSED = 6, 14, 15
@@ -106,7 +107,7 @@ _MI_TYPES = {1, 2, 3, 4, 5, 6, 7, 9, 12, 13, 14, 15, 16, 17, 18}
 _NUMERIC_CLASSES = range(6, 16)
 
 
-def _check_elements(data: bytes, start: int, end: int, order: str, depth: int) -> None:
+def _check_elements(data: Any, start: int, end: int, order: str, depth: int) -> None:
     """Each MATLAB 5 data element in ``data[start:end]`` must have a known type and fit
     there; matrices must be numeric arrays, checked inside too, as are compressed elements.
     """
@@ -138,7 +139,7 @@ def _check_elements(data: bytes, start: int, end: int, order: str, depth: int) -
         position = body + size + (-size % 8 if kind != _MI_COMPRESSED else 0)
 
 
-def _check_numeric_flags(data: bytes, start: int, end: int, order: str) -> None:
+def _check_numeric_flags(data: Any, start: int, end: int, order: str) -> None:
     # A matrix starts with its array flags: a uint32 element of 8 bytes, class in the low
     # byte, the complex/global/logical bits in the next one.
     if start + 16 > end:
