@@ -10,6 +10,7 @@ channel, and an alpha channel is kept. ``available`` tells whether Pillow is ins
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import importlib.util
 import io
@@ -53,7 +54,10 @@ def _read_image(source: Any, dtype: numpy.dtype, name: str) -> numpy.ndarray:
     """
     image_module = _pillow_image_module("reading images")
     try:
-        with image_module.open(source) as image:
+        with contextlib.ExitStack() as stack:
+            if isinstance(source, (str, os.PathLike)):
+                source = _ChunkedReads(stack.enter_context(open(source, "rb")))
+            image = stack.enter_context(image_module.open(source))
             array = numpy.asarray(image, dtype=dtype)
     except (FileNotFoundError, PermissionError, IsADirectoryError):
         raise
@@ -63,6 +67,27 @@ def _read_image(source: Any, dtype: numpy.dtype, name: str) -> numpy.ndarray:
     if array.ndim == 2:
         return array[numpy.newaxis]
     return array.transpose(2, 0, 1)
+
+
+class _ChunkedReads:
+    """A binary file whose ``read(n)`` reads in chunks. Pillow reads a chunk of an image with
+    one ``read`` of the size the file states, and a file object reserves that size up front
+    (up to 2 GiB for a damaged PNG chunk length); other attributes are the file's."""
+
+    def __init__(self, file: Any) -> None:
+        self._file = file
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size is None or size < 0:
+            return self._file.read()
+        parts = []
+        while size > 0 and (part := self._file.read(min(size, 2**20))):
+            parts.append(part)
+            size -= len(part)
+        return b"".join(parts)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._file, name)
 
 
 # What Pillow's decoders raise, besides OSError, for damaged files (a damaged header can make
