@@ -157,10 +157,15 @@ def _test_distribution(
     _pytest(session, *pytest_args, str(PACKAGES / DISTRIBUTIONS[dist] / "tests"))
 
 
+def _fuzz_selection(session: nox.Session) -> tuple[str, ...]:
+    """Fuzz harnesses (1,000 cases each) run on the default Python only, to save CI time."""
+    return () if session.python == DEFAULT_PYTHON else ("-m", "not fuzz")
+
+
 @nox.session(name="tests-core", python=PYTHONS)
 def tests_core(session: nox.Session) -> None:
     """chainer-core alone (numpy only), installed from its wheel."""
-    _test_distribution(session, "chainer-core")
+    _test_distribution(session, "chainer-core", pytest_args=_fuzz_selection(session))
 
 
 @nox.session(name="tests-links", python=PYTHONS)
@@ -172,7 +177,7 @@ def tests_links(session: nox.Session) -> None:
 @nox.session(name="tests-training", python=PYTHONS)
 def tests_training(session: nox.Session) -> None:
     """chainer-training with only chainer-core, installed from wheels."""
-    _test_distribution(session, "chainer-training")
+    _test_distribution(session, "chainer-training", pytest_args=_fuzz_selection(session))
 
 
 @nox.session(name="tests-chainerx", python=PYTHONS)
@@ -231,12 +236,53 @@ def dev(session: nox.Session) -> None:
     session.install(*(f"-e{PACKAGES / d}" for d in DISTRIBUTIONS.values() if d != "chainer"))
     for dist in DISTRIBUTIONS:
         _install_test_group(session, dist)
+    # The fuzz harnesses ran in tests-core and tests-training already.
     _pytest(
         session,
+        "-m",
+        "not fuzz",
         *(str(PACKAGES / d / "tests") for d in DISTRIBUTIONS.values()),
         str(ROOT / "ci" / "test_conformance.py"),
         str(ROOT / "ci" / "test_docs_reference.py"),
     )
+
+
+@nox.session(default=False, python=DEFAULT_PYTHON)
+def fuzz(session: nox.Session) -> None:
+    """The long fuzzing run, by hand: every loader harness with 10,000 cases (hypothesis).
+
+    ``-- N`` sets another number of cases per harness. See docs/reliability.rst.
+    """
+    examples = session.posargs[0] if session.posargs else "10000"
+    dists = ("chainer-core", "chainer-training")
+    session.install(*(f"-e{PACKAGES / d}" for d in dists))
+    for dist in dists:
+        _install_test_group(session, dist)
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "-m",
+        "fuzz",
+        "-p",
+        "no:cacheprovider",
+        *(str(PACKAGES / d / "tests") for d in dists),
+        env={"CHAINER_FUZZ_EXAMPLES": examples},
+    )
+
+
+@nox.session(default=False, python=DEFAULT_PYTHON)
+def soak(session: nox.Session) -> None:
+    """The long soak, by hand: the main job's loop for 20,000 iterations, NumPy and ChainerX.
+
+    ``-- N`` sets another number of iterations. See docs/reliability.rst.
+    """
+    iterations = session.posargs[0] if session.posargs else "20000"
+    dists = ["chainer-core", "chainer-links", "chainer-training", "chainerx"]
+    session.install(*_build_wheels(session, dists), "scikit-learn")
+    script = str(ROOT / "examples" / "mnist" / "soak.py")
+    for device in ("@numpy", "native:0"):
+        session.run("python", script, "--iterations", iterations, "--device", device)
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
@@ -629,6 +675,16 @@ def example(session: nox.Session) -> None:
         "0.9",
         "--out",
         str(out / "convnet"),
+    )
+    # Soak, CI form: 2,000 iterations of the main job's loop, memory traced over the last 500
+    # (tracemalloc triples an iteration's cost; about 55 s of CPU on 2 cores).
+    session.run(
+        "python",
+        str(examples / "mnist" / "soak.py"),
+        "--iterations",
+        "2000",
+        "--warmup",
+        "1500",
     )
     for produced in ("log", "loss.png", "accuracy.png"):
         if not (out / "mnist" / produced).is_file():

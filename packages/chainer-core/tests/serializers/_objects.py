@@ -82,3 +82,46 @@ def assert_same_state(actual: Tree, expected: Tree) -> None:
         )
         assert type(other.count) is int and type(other.rate) is float
         assert type(other.label) is str
+
+
+class FuzzTarget:
+    """A small serializable object: arrays, an uninitialized Parameter, scalars, a string."""
+
+    def __init__(self) -> None:
+        self.W = numpy.zeros((2, 3), numpy.float32)
+        self.b = chainer.Parameter(numpy.zeros(2, numpy.float32))
+        self.lazy = chainer.Parameter()
+        self.count = 0
+        self.rate = 0.0
+        self.label = ""
+
+    def serialize(self, serializer) -> None:
+        serializer("W", self.W)
+        serializer("b", self.b)
+        serializer("lazy", self.lazy)
+        self.count = serializer("count", self.count)
+        self.rate = serializer("rate", self.rate)
+        self.label = serializer("label", self.label)
+
+    @classmethod
+    def filled(cls) -> FuzzTarget:
+        """A target with every value set (the lazy Parameter too), to save."""
+        source = cls()
+        source.W[...] = numpy.arange(6).reshape(2, 3)
+        source.b.array[...] = (7, 8)
+        source.lazy = chainer.Parameter(numpy.arange(5, dtype=numpy.float32))
+        source.count, source.rate, source.label = 3, 0.25, "ok"
+        return source
+
+    def assert_holds(self, stored: dict) -> None:
+        """Assert each value equals the array ``stored`` has for its key, as loading converts
+        it (absent keys are skipped)."""
+        values = {"W": self.W, "b": self.b.array, "lazy": self.lazy.array}
+        values.update(count=self.count, rate=self.rate, label=self.label)
+        for key, value in values.items():
+            if key not in stored:
+                continue
+            if isinstance(value, numpy.ndarray):
+                numpy.testing.assert_array_equal(value, stored[key].astype(value.dtype))
+            else:  # scalars convert as v7 does (a stored 1.0 loads into a str as '1.0')
+                assert value == type(value)(stored[key].item())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -124,3 +125,20 @@ def test_temp_file_is_created_next_to_target(tmp_path):
             stream.write(b"new")
     assert (tmp_path / "out.bin").read_bytes() == b"new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+
+
+def test_a_write_error_names_the_target_and_keeps_its_errno(tmp_path):
+    target = tmp_path / "model.npz"
+    target.write_bytes(b"previous")
+    with pytest.raises(OSError) as caught:
+        with atomic_write(target) as temp_path:
+            with open(temp_path, "wb") as f:
+                f.write(b"partial")
+            raise OSError(errno.ENOSPC, "No space left on device")
+    assert caught.value.errno == errno.ENOSPC and isinstance(caught.value.__cause__, OSError)
+    assert caught.value.filename == str(target)
+    assert str(caught.value) == (
+        "[Errno 28] No space left on device (the previous file, if any, is unchanged): "
+        f"{str(target)!r}"
+    )
+    assert target.read_bytes() == b"previous" and os.listdir(tmp_path) == ["model.npz"]

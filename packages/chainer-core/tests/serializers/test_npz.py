@@ -466,7 +466,7 @@ def test_load_refuses_pickled_object_arrays(tmp_path, pickled):
     arrays = {"W": leaf.W, "b": leaf.b.array, "count": numpy.array(0), "rate": numpy.array(0.5)}
     arrays.update(label=numpy.array("x"), extra=pickled)
     numpy.savez(path, **arrays)  # numpy.savez pickles object arrays
-    with pytest.raises(ValueError, match=r"cannot read 'extra'.*allow_pickle=False"):
+    with pytest.raises(ValueError, match=r"cannot read 'extra'.*Python objects.*never unpickles"):
         serializers.load_npz(path, _objects.Leaf())
 
 
@@ -504,3 +504,15 @@ def test_save_npz_of_a_plain_dict_writes_it_key_by_key_and_a_link_loads_it(tmp_p
     serializers.load_npz(path, link)
     numpy.testing.assert_array_equal(link.mean, mean)
     assert link.N == 3
+
+
+def test_an_archive_opened_with_allow_pickle_is_read_as_numpy_reads_it(tmp_path):
+    path = tmp_path / "pickled.npz"
+    numpy.savez(path, w=numpy.asarray(None), y=numpy.arange(3.0))  # w is pickled
+    with numpy.load(path, allow_pickle=True) as archive:
+        deserializer = NpzDeserializer(archive)
+        assert deserializer("w", numpy.zeros(1)) is None
+        numpy.testing.assert_array_equal(deserializer("y", None), numpy.arange(3.0))
+    with numpy.load(path, allow_pickle=False) as archive:
+        with pytest.raises(ValueError, match=r"cannot read 'w'.*never unpickles"):
+            NpzDeserializer(archive)("w", None)

@@ -7,7 +7,9 @@ simulate a connection that breaks off.
 
 import gzip
 import http.server
+import io
 import struct
+import tarfile
 import threading
 
 import numpy
@@ -84,3 +86,20 @@ def make_idx_files():
         return idx_gz(images), idx_gz(labels), images, labels
 
     return make
+
+
+def tar_gz(members: dict) -> bytes:
+    """A gzipped tarball of ``members`` (name -> bytes), as the CIFAR downloads are."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name, payload in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(payload)
+            tar.addfile(info, io.BytesIO(payload))
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def make_tarball():
+    """``make(members)`` -> a gzipped tarball of ``members`` (name -> bytes)."""
+    return tar_gz

@@ -1,8 +1,6 @@
 """get_cifar10 and get_cifar100 end to end against a local server."""
 
-import io
 import pickle
-import tarfile
 
 import numpy
 import pytest
@@ -20,18 +18,8 @@ def _batch(n, seed, label_key):
     return payload, data, numpy.array(labels)
 
 
-def _tarball(members):
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        for name, payload in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(payload)
-            tar.addfile(info, io.BytesIO(payload))
-    return buffer.getvalue()
-
-
 @pytest.fixture
-def cifar10(server, dataset_root, monkeypatch):
+def cifar10(server, dataset_root, monkeypatch, make_tarball):
     monkeypatch.setattr(cifar, "BASE_URL", server.url)
     members, train_x, train_y = {}, [], []
     for i in range(1, 6):
@@ -41,7 +29,7 @@ def cifar10(server, dataset_root, monkeypatch):
         train_y.append(y)
     payload, test_x, test_y = _batch(3, 0, b"labels")
     members["cifar-10-batches-py/test_batch"] = payload
-    server.files["/cifar-10-python.tar.gz"] = _tarball(members)
+    server.files["/cifar-10-python.tar.gz"] = make_tarball(members)
     return numpy.concatenate(train_x), numpy.concatenate(train_y), test_x, test_y
 
 
@@ -58,11 +46,11 @@ def test_cifar10(cifar10, dataset_root):
     assert (dataset_root / "pfnet/chainer/cifar/cifar-10.npz").exists()
 
 
-def test_cifar100_uses_the_fine_labels(server, dataset_root, monkeypatch):
+def test_cifar100_uses_the_fine_labels(server, dataset_root, monkeypatch, make_tarball):
     monkeypatch.setattr(cifar, "BASE_URL", server.url)
     train_payload, train_x, train_y = _batch(4, 1, b"fine_labels")
     test_payload, _, test_y = _batch(2, 2, b"fine_labels")
-    server.files["/cifar-100-python.tar.gz"] = _tarball(
+    server.files["/cifar-100-python.tar.gz"] = make_tarball(
         {"cifar-100-python/train": train_payload, "cifar-100-python/test": test_payload}
     )
     train, test = datasets.get_cifar100()
@@ -70,26 +58,28 @@ def test_cifar100_uses_the_fine_labels(server, dataset_root, monkeypatch):
     numpy.testing.assert_array_equal([t for _, t in test], test_y)
 
 
-def test_cifar_pickles_may_hold_only_arrays(server, dataset_root, monkeypatch):
+def test_cifar_pickles_may_hold_only_arrays(server, dataset_root, monkeypatch, make_tarball):
     monkeypatch.setattr(cifar, "BASE_URL", server.url)
     evil = pickle.dumps(
         {b"data": numpy.zeros((1, 3072), numpy.uint8), b"fine_labels": [0], b"x": print},
         protocol=2,
     )
-    server.files["/cifar-100-python.tar.gz"] = _tarball(
+    server.files["/cifar-100-python.tar.gz"] = make_tarball(
         {"cifar-100-python/train": evil, "cifar-100-python/test": evil}
     )
     with pytest.raises(
-        ValueError, match=r"refusing to load __builtin__.print: the file should hold only arrays"
+        ValueError, match=r"refusing to unpickle __builtin__.print: only plain data"
     ):
         datasets.get_cifar100()
     assert not list((dataset_root / "_dl_cache").iterdir())
 
 
-def test_cifar_missing_member_and_bad_ndim(server, dataset_root, monkeypatch):
+def test_cifar_missing_member_and_bad_ndim(server, dataset_root, monkeypatch, make_tarball):
     monkeypatch.setattr(cifar, "BASE_URL", server.url)
     train_payload = _batch(1, 0, b"fine_labels")[0]
-    server.files["/cifar-100-python.tar.gz"] = _tarball({"cifar-100-python/train": train_payload})
+    server.files["/cifar-100-python.tar.gz"] = make_tarball(
+        {"cifar-100-python/train": train_payload}
+    )
     with pytest.raises(ValueError, match="the archive has no member 'cifar-100-python/test'"):
         datasets.get_cifar100()
     with pytest.raises(ValueError, match="invalid ndim for the CIFAR dataset: 2; expected 1 or 3"):

@@ -1,5 +1,8 @@
 """Image datasets (need Pillow)."""
 
+import contextlib
+import io
+import tracemalloc
 import zipfile
 
 import numpy
@@ -130,3 +133,20 @@ def test_available_tells_that_pillow_is_installed():
     from chainer.datasets import image_dataset
 
     assert image_dataset.available is True
+
+
+def test_a_damaged_chunk_length_does_not_reserve_what_it_states(tmp_path):
+    # A PNG whose IDAT chunk states 80 MiB: Pillow reads it with one read() of that size,
+    # which a plain file object would reserve before finding the file shorter.
+    buffer = io.BytesIO()
+    Image.fromarray(numpy.zeros((6, 5, 3), numpy.uint8)).save(buffer, format="PNG")
+    data = bytearray(buffer.getvalue())
+    data[33:37] = (80 * 2**20).to_bytes(4, "big")  # the length of the chunk after IHDR
+    (tmp_path / "bad.png").write_bytes(bytes(data))
+    tracemalloc.start()
+    try:
+        with contextlib.suppress(OSError):
+            datasets.ImageDataset(["bad.png"], root=str(tmp_path))[0]
+        assert tracemalloc.get_traced_memory()[1] < 8 * 2**20
+    finally:
+        tracemalloc.stop()

@@ -15,7 +15,8 @@ _SIGNATURES = {
     "LabeledImageDataset": f"(pairs, root='.', dtype=None, label_dtype={_I32})",
     "LabeledZippedImageDataset": f"(zipfilename, labelfilename, dtype=None, label_dtype={_I32})",
     "MultiZippedImageDataset": "(zipfilenames, dtype=None)",
-    "PickleDataset": "(reader)",
+    # keyword-only opt-in to unpickling any object (a deliberate addition, see its docstring)
+    "PickleDataset": "(reader, *, trusted=False)",
     "PickleDatasetWriter": "(writer, protocol=5)",
     "SubDataset": "(dataset, start, finish, order=None)",
     "TextDataset": "(paths, encoding=None, errors=None, newline=None, filter_func=None)",
@@ -34,7 +35,7 @@ _SIGNATURES = {
     "get_ptb_words": "()",
     "get_ptb_words_vocabulary": "()",
     "get_svhn": f"(withlabel=True, scale=1.0, dtype=None, label_dtype={_I32}, add_extra=False)",
-    "open_pickle_dataset": "(path)",
+    "open_pickle_dataset": "(path, *, trusted=False)",
     "open_pickle_dataset_writer": "(path, protocol=5)",
     "split_dataset": "(dataset, split_at, order=None)",
     "split_dataset_n": "(dataset, n, order=None)",

@@ -62,3 +62,25 @@ def test_missing_scipy_is_reported_with_the_fix(monkeypatch):
         ImportError, match="get_svhn reads MATLAB files with SciPy.*pip install scipy"
     ):
         datasets.get_svhn()
+
+
+@pytest.mark.parametrize(
+    ("offset", "byte", "message"),
+    [
+        (144, 0x60, "has the flags 0x60: expected a numeric array"),  # X's class byte
+        (145, 0x69, "has the flags 0x6909: expected a numeric array"),  # X's flag bits
+        (185, 0x58, "unknown MATLAB data type 22530 at byte 184"),  # X's name element
+        (132, 0xFF, "states 6399 bytes, but only"),  # X's size, past the end
+    ],
+)
+def test_damaged_elements_are_refused_before_scipy_reads_them(tmp_path, offset, byte, message):
+    # Each of these made SciPy's reader crash (SIGSEGV) or reserve the stated size.
+    scipy_io = pytest.importorskip("scipy.io")
+    path = tmp_path / "train.mat"
+    images = numpy.arange(32 * 32 * 3 * 2, dtype=numpy.uint8).reshape(32, 32, 3, 2)
+    scipy_io.savemat(path, {"X": images, "y": numpy.array([[10], [3]])})
+    data = bytearray(path.read_bytes())
+    data[offset] = byte
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=message):
+        svhn._check_declared_sizes(scipy_io, str(path))

@@ -436,7 +436,8 @@ SPEC = {
         "MultiprocessParallelUpdater": (
             "class",
             "chainer.training.updaters.multiprocess_parallel_updater",
-            "(iterators, optimizer, converter=<converter>, devices=None, auto_new_epoch=True)",
+            "(iterators, optimizer, converter=<converter>, devices=None, auto_new_epoch=True, "
+            "worker_timeout=None)",  # keyword only: an addition (v7 could wait forever)
             {
                 "__init__": "method",
                 "available": "staticmethod",

@@ -29,17 +29,35 @@ def atomic_write(target: str | os.PathLike) -> Iterator[str]:
     """
     target = os.fspath(target)
     directory = os.path.dirname(os.path.abspath(target))
-    temp_path = _create_temp_file(directory, os.path.basename(target))
+    with _naming(target):
+        temp_path = _create_temp_file(directory, os.path.basename(target))
     try:
-        yield temp_path
-        _keep_mode_of(target, temp_path)
-        _fsync_path(temp_path)
-        os.replace(temp_path, target)
+        with _naming(target):
+            yield temp_path
+            _keep_mode_of(target, temp_path)
+            _fsync_path(temp_path)
+            os.replace(temp_path, target)
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):
             os.unlink(temp_path)
         raise
     _fsync_directory(directory)
+
+
+@contextlib.contextmanager
+def _naming(target: str) -> Iterator[None]:
+    # A write error (a full disk, a read-only file system) names no file, or the temporary
+    # one: say which file could not be saved, keeping the type and errno of the error.
+    try:
+        yield
+    except OSError as error:
+        if error.errno is None or error.filename == target:
+            raise
+        note = " (the previous file, if any, is unchanged)"
+        reason = error.strerror or str(error)
+        raise OSError(
+            error.errno, reason if reason.endswith(note) else reason + note, target
+        ) from error
 
 
 def _create_temp_file(directory: str, basename: str) -> str:

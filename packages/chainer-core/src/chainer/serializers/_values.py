@@ -74,31 +74,53 @@ def restore(key: str, value: Any, loaded: Any) -> Any:
     return _convert_scalar(key, value, loaded)
 
 
+def check_stored(key: str, value: Any, shape: tuple, dtype: numpy.dtype) -> None:
+    """Raise what :func:`restore` would raise for a stored array of ``shape`` and ``dtype``.
+
+    Lets a reader refuse a value before reading (and allocating) its data.
+    """
+    if isinstance(value, Variable):
+        value = value.array
+    if value is None or isinstance(value, (list, tuple)):
+        return
+    if isinstance(value, backend.get_array_types()):
+        _check_fits(key, value.shape, value.dtype, shape, dtype)
+    elif len(shape) != 0:
+        _raise_not_scalar(key, type(value), shape, dtype)
+
+
 def _initialize(key: str, variable: Variable, loaded) -> None:
     if isinstance(variable, Parameter):
         # Check before initializing, so a bad file leaves the parameter uninitialized.
-        _check_fits(key, loaded.shape, variable.dtype, loaded)
+        _check_fits(key, loaded.shape, variable.dtype, loaded.shape, loaded.dtype)
         variable.initialize(loaded.shape)
     else:
         variable.array = loaded.copy()
 
 
 def _copy_into(key: str, target, loaded) -> None:
-    _check_fits(key, target.shape, target.dtype, loaded)
+    _check_fits(key, target.shape, target.dtype, loaded.shape, loaded.dtype)
     backend.copyto(target, loaded)
 
 
-def _check_fits(key: str, shape, dtype, loaded) -> None:
+def _check_fits(key: str, shape, dtype, stored_shape, stored_dtype) -> None:
     # ChainerX dtypes are not NumPy dtypes; both have the NumPy name.
     expected_dtype = numpy.dtype(getattr(dtype, "name", dtype))
-    if tuple(loaded.shape) == tuple(shape) and numpy.can_cast(
-        loaded.dtype, expected_dtype, "same_kind"
+    if tuple(stored_shape) == tuple(shape) and numpy.can_cast(
+        stored_dtype, expected_dtype, "same_kind"
     ):
         return
     raise ValueError(
         f"cannot load {key!r}: expected shape {tuple(shape)} and dtype {expected_dtype}, found "
-        f"shape {tuple(loaded.shape)} and dtype {loaded.dtype} (the dtype must cast to "
+        f"shape {tuple(stored_shape)} and dtype {stored_dtype} (the dtype must cast to "
         "the expected one within its kind)"
+    )
+
+
+def _raise_not_scalar(key: str, kind: type, shape, dtype) -> None:
+    raise ValueError(
+        f"cannot load {key!r}: expected a scalar ({kind.__name__}), found an array of "
+        f"shape {tuple(shape)} and dtype {dtype}"
     )
 
 
@@ -107,10 +129,7 @@ def _convert_scalar(key: str, value: Any, loaded) -> Any:
     if isinstance(value, (list, tuple)):
         return kind(loaded.tolist())
     if loaded.ndim != 0:
-        raise ValueError(
-            f"cannot load {key!r}: expected a scalar ({kind.__name__}), found an array of "
-            f"shape {tuple(loaded.shape)} and dtype {loaded.dtype}"
-        )
+        _raise_not_scalar(key, kind, loaded.shape, loaded.dtype)
     stored = numpy.dtype(loaded.dtype)
     if (
         stored.kind in "biufc"

@@ -12,8 +12,10 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -21,7 +23,7 @@ import numpy
 
 from chainer.serializer import Deserializer, Serializer
 from chainer.serializers._atomic import atomic_write
-from chainer.serializers._values import restore, to_numpy
+from chainer.serializers._values import check_stored, restore, to_numpy
 
 
 def __getattr__(name: str) -> Any:
@@ -39,6 +41,10 @@ def _import_h5py() -> ModuleType:
             'pip install "chainer-core[hdf5]" (or pip install h5py)'
         ) from exc
     return h5py
+
+
+# What h5py raises, besides ValueError, for damaged data, object headers and symbol tables.
+_DAMAGED = (OSError, RuntimeError, TypeError)
 
 
 class HDF5Serializer(Serializer):
@@ -100,11 +106,16 @@ class HDF5Deserializer(Deserializer):
         dataset = self._find(name, self._h5py.Dataset)
         if dataset is None:
             return value
-        return restore(_full_name(self.group, name), value, self._read(dataset))
+        return restore(_full_name(self.group, name), value, self._read(dataset, value))
 
     def _find(self, name: str, kind: type):
-        if self.group is not None and name in self.group:
-            node = self.group[name]
+        try:
+            node = self.group[name] if self.group is not None and name in self.group else None
+        except (KeyError, *_DAMAGED) as exc:
+            raise ValueError(
+                f"cannot open {_full_name(self.group, name)!r} in the HDF5 file: {exc}"
+            ) from exc
+        if node is not None:
             if not isinstance(node, kind):
                 raise ValueError(
                     f"{_full_name(self.group, name)!r} in the HDF5 file is a "
@@ -118,15 +129,27 @@ class HDF5Deserializer(Deserializer):
             )
         return None
 
-    def _read(self, dataset):
-        try:
-            if dataset.shape is None:  # h5py.Empty: None was saved
+    def _read(self, dataset, value: Any):
+        with _damage_named(dataset):
+            shape = dataset.shape
+            if shape is None:  # h5py.Empty: None was saved
                 return None
-            if self._h5py.check_string_dtype(dataset.dtype) is not None:
+            is_text = self._h5py.check_string_dtype(dataset.dtype) is not None
+            dtype = numpy.dtype(str) if is_text else dataset.dtype
+        # Checked before reading, so a damaged shape does not allocate what it claims.
+        check_stored(dataset.name, value, shape, dtype)
+        with _damage_named(dataset):
+            if is_text:
                 return numpy.asarray(dataset.asstr()[()], dtype=str)
             return numpy.asarray(dataset[()])
-        except (OSError, ValueError, TypeError) as exc:
-            raise ValueError(f"cannot read {dataset.name!r} from the HDF5 file: {exc}") from exc
+
+
+@contextlib.contextmanager
+def _damage_named(dataset: Any) -> Iterator[None]:
+    try:
+        yield
+    except (ValueError, *_DAMAGED) as exc:
+        raise ValueError(f"cannot read {dataset.name!r} from the HDF5 file: {exc}") from exc
 
 
 def _full_name(group: Any, name: str) -> str:
@@ -163,8 +186,8 @@ def load_hdf5(filename: str | os.PathLike, obj: Any) -> None:
 
     Raises:
         RuntimeError: h5py is not installed.
-        ValueError: The file is not a readable HDF5 file, or holds a value whose shape or dtype
-            does not fit the object (the message names the dataset).
+        ValueError: The file is not a readable HDF5 file, is damaged, or holds a value whose
+            shape or dtype does not fit the object (the message names the dataset).
         KeyError: A value of the object is missing from the file.
     """
     h5py = _import_h5py()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import math
 import os
 import zipfile
 import zlib
@@ -32,12 +33,22 @@ from numpy.lib.npyio import NpzFile
 
 from chainer.serializer import Deserializer, Serializer
 from chainer.serializers._atomic import atomic_write
-from chainer.serializers._values import restore, to_numpy
+from chainer.serializers._values import check_stored, restore, to_numpy
 
 _NONE_DTYPE = numpy.dtype([("chainer_none", "u1")])
 _NONE = numpy.zeros((), dtype=_NONE_DTYPE)
-# What reading a damaged archive member can raise (numpy, zipfile and zlib errors).
-_READ_ERRORS = (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error)
+# What reading a damaged archive member can raise (numpy, zipfile and zlib errors; zipfile
+# raises NotImplementedError for an unknown compression or version, RuntimeError for an
+# encrypted member).
+_READ_ERRORS = (
+    ValueError,
+    OSError,
+    EOFError,
+    zipfile.BadZipFile,
+    zlib.error,
+    NotImplementedError,
+    RuntimeError,
+)
 
 _IgnoreName = str | Callable[[str], bool]
 _IgnoreNames = _IgnoreName | Iterable[_IgnoreName]
@@ -84,7 +95,10 @@ class NpzDeserializer(Deserializer):
 
     Args:
         npz: An opened archive (what ``numpy.load`` returns for ``.npz`` files) or any mapping
-            from full keys to arrays, e.g. a :class:`DictionarySerializer`'s ``target``.
+            from full keys to arrays, e.g. a :class:`DictionarySerializer`'s ``target``. The
+            members of an archive opened with ``allow_pickle=False`` are checked against
+            their size and the target before their data is read; one opened with
+            ``allow_pickle=True`` is read as NumPy reads it.
         path: Prefix of the keys to read, to load from a sub-tree of the archive (for example
             ``'updater/model:main/'`` to load a model out of a trainer snapshot).
         strict: If ``True``, a key missing from the archive raises :class:`KeyError`;
@@ -122,14 +136,19 @@ class NpzDeserializer(Deserializer):
             if self.strict:
                 raise KeyError(self._missing_message(full_key))
             return value
-        return restore(full_key, value, self._read(full_key))
+        return restore(full_key, value, self._read(full_key, value))
 
     def _is_ignored(self, name: str) -> bool:
         return any(rule(name) if callable(rule) else rule == name for rule in self._skip_rules)
 
-    def _read(self, full_key: str):
+    def _read(self, full_key: str, value: Any):
         try:
-            stored = self.npz[full_key]
+            # An archive opened with allow_pickle=True (by the caller: load_npz never does)
+            # is read as NumPy reads it, object arrays included.
+            if isinstance(self.npz, NpzFile) and not self.npz.allow_pickle:
+                stored = _read_member(self.npz.zip, full_key, value)
+            else:
+                stored = self.npz[full_key]
         except _READ_ERRORS as exc:
             raise ValueError(f"cannot read {full_key!r} from the NPZ data: {exc}") from exc
         return None if _holds_none(stored) else stored
@@ -242,6 +261,56 @@ def _open_archive(stream: IO[bytes], name: str) -> NpzFile:
             f"{getattr(loaded, 'shape', None)}; save objects with chainer.serializers.save_npz"
         )
     return loaded
+
+
+def _read_member(archive: zipfile.ZipFile, key: str, value: Any) -> numpy.ndarray:
+    """Read the ``.npy`` member ``key`` of an archive for ``value``, checking before reading.
+
+    The header is checked against the member's size and against what ``value`` accepts
+    before any data is read, so a damaged or hostile member (a shape that does not fit, a
+    header announcing more data than the member holds, a small member that inflates to
+    gigabytes) fails without allocating more than the value itself needs.
+    """
+    names = archive.namelist()
+    if key in names and key + ".npy" in names:
+        raise ValueError(f"the archive has two members for it, {key!r} and {key + '.npy'!r}")
+    member = key + ".npy" if key + ".npy" in names else key
+    info = archive.getinfo(member)
+    with archive.open(info) as stream:
+        version = numpy.lib.format.read_magic(stream)
+        if version == (1, 0):
+            shape, fortran_order, dtype = numpy.lib.format.read_array_header_1_0(stream)
+        elif version == (2, 0):
+            shape, fortran_order, dtype = numpy.lib.format.read_array_header_2_0(stream)
+        else:
+            raise ValueError(f"unsupported .npy format version {version}")
+        if dtype.hasobject:
+            raise ValueError(
+                f"it holds Python objects (dtype {dtype}), which load_npz never unpickles"
+            )
+        if dtype == _NONE_DTYPE and shape == ():
+            return _NONE
+        size = math.prod(shape) * dtype.itemsize
+        held = info.file_size - stream.tell()
+        if held != size:
+            raise ValueError(
+                f"the header announces shape {shape} of {dtype} ({size} bytes) but the member "
+                f"holds {held} bytes of data"
+            )
+        check_stored(key, value, shape, dtype)
+        data = numpy.empty(size, numpy.uint8)
+        chunk = 2**20
+        for start in range(0, size, chunk):
+            part = stream.read(min(chunk, size - start))
+            data[start : start + len(part)] = numpy.frombuffer(part, numpy.uint8)
+            if len(part) < min(chunk, size - start):
+                raise ValueError(f"the member ends after {start + len(part)} of {size} bytes")
+        if stream.read(1):  # also reaches the end, where zipfile checks the CRC
+            raise ValueError(f"the member holds more than the {size} bytes of data announced")
+    if dtype.itemsize == 0:
+        return numpy.empty(shape, dtype)
+    array = data.view(dtype)
+    return array.reshape(shape[::-1]).T if fortran_order else array.reshape(shape)
 
 
 def _holds_none(stored) -> bool:

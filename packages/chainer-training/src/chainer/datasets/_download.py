@@ -6,7 +6,6 @@ file is reported once and fetched anew on the next call rather than failing fore
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import gzip
 import os
@@ -19,6 +18,7 @@ from typing import IO, Any, TypeVar
 import numpy
 
 from chainer.dataset import download
+from chainer.datasets._safe_pickle import PlainDataUnpickler
 
 _T = TypeVar("_T")
 
@@ -74,31 +74,13 @@ def cached_arrays(dataset_name: str, file_name: str, create: Callable[[], dict])
     return download.cache_or_load_file(os.path.join(root, file_name), creator, loader)
 
 
-class _ArrayUnpickler(pickle.Unpickler):
-    """Unpickles containers and NumPy arrays only: the downloaded pickles run no code."""
-
-    # ndarray.__reduce__ names NumPy's private reconstruction function; take it from there
-    # rather than importing a private module (whose path differs between NumPy 1 and 2).
-    _reconstruct = numpy.ndarray.__reduce__(numpy.empty(0))[0]
-    _allowed = {
-        ("numpy.core.multiarray", "_reconstruct"): _reconstruct,
-        ("numpy._core.multiarray", "_reconstruct"): _reconstruct,
-        ("numpy", "ndarray"): numpy.ndarray,
-        ("numpy", "dtype"): numpy.dtype,
-        # Protocol-2 pickles written by Python 3 spell byte strings as _codecs.encode calls.
-        ("_codecs", "encode"): codecs.encode,
-    }
-
-    def find_class(self, module: str, name: str) -> Any:
-        try:
-            return self._allowed[module, name]
-        except KeyError:
-            raise pickle.UnpicklingError(
-                f"refusing to load {module}.{name}: the file should hold only arrays, "
-                "lists and dicts"
-            ) from None
-
-
 def load_array_pickle(file: IO[bytes]) -> Any:
-    """Unpickle a Python 2 era pickle of dicts, lists and NumPy arrays (keys become bytes)."""
-    return _ArrayUnpickler(file, encoding="bytes").load()
+    """Unpickle a Python 2 era pickle of dicts, lists and NumPy arrays (keys become bytes).
+
+    Raises:
+        pickle.UnpicklingError: The data is damaged or holds other objects than plain data.
+    """
+    try:
+        return PlainDataUnpickler(file, encoding="bytes").load()
+    except EOFError as error:
+        raise pickle.UnpicklingError(f"damaged pickle: {error}") from error

@@ -9,6 +9,7 @@ once and cached as ``<root>/<dataset>/<split>.npz`` with ``x`` (count, rows * co
 from __future__ import annotations
 
 import gzip
+import math
 import struct
 from typing import Any
 
@@ -20,26 +21,37 @@ _UNSIGNED_BYTE = 0x08
 
 
 def read_idx(path: str, ndim: int) -> numpy.ndarray:
-    """Read a gzipped IDX file of unsigned bytes with ``ndim`` dimensions."""
+    """Read a gzipped IDX file of unsigned bytes with ``ndim`` dimensions.
+
+    The header is checked first and then exactly the data it announces is read, so a file
+    that inflates to more (a gzip bomb) is refused after one byte more than announced.
+    """
+    header_size = 4 + 4 * ndim
     with gzip.open(path, "rb") as f:
-        data = f.read()
-    header = 4 + 4 * ndim
-    if len(data) < header:
-        raise ValueError(f"the file has {len(data)} bytes, too short for an IDX header")
-    zero, data_type, dims = struct.unpack(">HBB", data[:4])
-    if zero != 0 or data_type != _UNSIGNED_BYTE or dims != ndim:
-        raise ValueError(
-            f"bad IDX magic number {data[:4].hex()}: expected unsigned bytes (0x08) in "
-            f"{ndim} dimensions"
-        )
-    shape = struct.unpack(f">{ndim}I", data[4:header])
-    expected = int(numpy.prod(shape))
-    if len(data) - header != expected:
+        header = f.read(header_size)
+        if len(header) < header_size:
+            raise ValueError(f"the file has {len(header)} bytes, too short for an IDX header")
+        zero, data_type, dims = struct.unpack(">HBB", header[:4])
+        if zero != 0 or data_type != _UNSIGNED_BYTE or dims != ndim:
+            raise ValueError(
+                f"bad IDX magic number {header[:4].hex()}: expected unsigned bytes (0x08) in "
+                f"{ndim} dimensions"
+            )
+        shape = struct.unpack(f">{ndim}I", header[4:])
+        expected = math.prod(shape)
+        data = bytearray()
+        while len(data) <= expected:
+            chunk = f.read(min(2**20, expected + 1 - len(data)))
+            if not chunk:
+                break
+            data += chunk
+    if len(data) != expected:
+        held = f"{len(data)} bytes" if len(data) <= expected else "more bytes"
         raise ValueError(
             f"the header announces shape {shape} ({expected} bytes) but the file holds "
-            f"{len(data) - header} bytes of data"
+            f"{held} of data"
         )
-    return numpy.frombuffer(data, numpy.uint8, offset=header).reshape(shape)
+    return numpy.frombuffer(data, numpy.uint8).reshape(shape)
 
 
 def retrieve(dataset_name: str, split: str, base_url: str, files: tuple[str, str]) -> dict:

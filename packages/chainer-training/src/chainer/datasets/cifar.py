@@ -103,11 +103,16 @@ def _read_batch(tar: tarfile.TarFile, member: str, label_key: bytes):
         raise ValueError(f"the archive member {member!r} is not a file")
     with file:
         batch = _download.load_array_pickle(file)
-    images = numpy.asarray(batch[b"data"], dtype=numpy.uint8)
-    labels = numpy.asarray(batch[label_key], dtype=numpy.uint8)
-    if images.ndim != 2 or images.shape[1] != 3072 or len(labels) != len(images):
+    if not isinstance(batch, dict) or b"data" not in batch or label_key not in batch:
+        raise ValueError(f"{member!r} should hold a dict with {b'data'!r} and {label_key!r}")
+    try:
+        images = numpy.asarray(batch[b"data"], dtype=numpy.uint8)
+        labels = numpy.asarray(batch[label_key], dtype=numpy.uint8)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise ValueError(f"{member!r} holds data that is not unsigned bytes: {error}") from error
+    if images.ndim != 2 or images.shape[1] != 3072 or labels.shape != images.shape[:1]:
         raise ValueError(
-            f"{member!r} holds data of shape {images.shape} and {len(labels)} labels; "
-            "expected (N, 3072) and N labels"
+            f"{member!r} holds data of shape {images.shape} and labels of shape "
+            f"{labels.shape}; expected (N, 3072) and (N,)"
         )
     return images, labels

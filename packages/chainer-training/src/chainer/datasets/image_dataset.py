@@ -10,13 +10,16 @@ channel, and an alpha channel is kept. ``available`` tells whether Pillow is ins
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import importlib.util
 import io
 import itertools
 import operator
 import os
+import struct
 import zipfile
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,14 +45,66 @@ def _pillow_image_module(user: str):
     return Image
 
 
-def _read_image(source: Any, dtype: numpy.dtype) -> numpy.ndarray:
-    """Read an image file (a path or a binary file object) as a (C, H, W) array."""
+def _read_image(source: Any, dtype: numpy.dtype, name: str) -> numpy.ndarray:
+    """Read an image file (a path or a binary file object) as a (C, H, W) array.
+
+    Raises:
+        OSError: The file is not an image Pillow reads, or is damaged (the message names
+            ``name``); a file that is missing or cannot be opened raises as :func:`open` does.
+    """
     image_module = _pillow_image_module("reading images")
-    with image_module.open(source) as image:
-        array = numpy.asarray(image, dtype=dtype)
+    try:
+        with contextlib.ExitStack() as stack:
+            if isinstance(source, (str, os.PathLike)):
+                source = _ChunkedReads(stack.enter_context(open(source, "rb")))
+            image = stack.enter_context(image_module.open(source))
+            array = numpy.asarray(image, dtype=dtype)
+    except (FileNotFoundError, PermissionError, IsADirectoryError):
+        raise
+    except (OSError, *_DAMAGED_IMAGE_ERRORS, image_module.DecompressionBombError) as error:
+        message = f"cannot read the image {name!r}: {type(error).__name__}: {error}"
+        raise OSError(message) from error
     if array.ndim == 2:
         return array[numpy.newaxis]
     return array.transpose(2, 0, 1)
+
+
+class _ChunkedReads:
+    """A binary file whose ``read(n)`` reads in chunks. Pillow reads a chunk of an image with
+    one ``read`` of the size the file states, and a file object reserves that size up front
+    (up to 2 GiB for a damaged PNG chunk length); other attributes are the file's."""
+
+    def __init__(self, file: Any) -> None:
+        self._file = file
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size is None or size < 0:
+            return self._file.read()
+        parts = []
+        while size > 0 and (part := self._file.read(min(size, 2**20))):
+            parts.append(part)
+            size -= len(part)
+        return b"".join(parts)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._file, name)
+
+
+# What Pillow's decoders raise, besides OSError, for damaged files (a damaged header can make
+# a format plugin fail almost anywhere).
+_DAMAGED_IMAGE_ERRORS = (
+    ValueError,
+    TypeError,
+    IndexError,
+    KeyError,
+    SyntaxError,
+    EOFError,
+    OverflowError,
+    MemoryError,
+    ZeroDivisionError,
+    struct.error,
+    zlib.error,
+)
 
 
 def _read_pairs(pairs: str | os.PathLike | Sequence) -> list[tuple[str, int]]:
@@ -123,7 +178,8 @@ class ImageDataset(DatasetMixin):
     def get_example(self, i: int) -> numpy.ndarray:
         """Read image ``i`` as a (C, H, W) array."""
         path = self._paths[_checked_index(i, len(self), "ImageDataset")]
-        return _read_image(os.path.join(self._root, path), self._dtype)
+        full_path = os.path.join(self._root, path)
+        return _read_image(full_path, self._dtype, full_path)
 
 
 class LabeledImageDataset(DatasetMixin):
@@ -168,7 +224,8 @@ class LabeledImageDataset(DatasetMixin):
     def get_example(self, i: int) -> tuple[numpy.ndarray, numpy.ndarray]:
         """Read image ``i`` and return it with its label (a 0-d array)."""
         path, label = self._pairs[_checked_index(i, len(self), "LabeledImageDataset")]
-        image = _read_image(os.path.join(self._root, path), self._dtype)
+        full_path = os.path.join(self._root, path)
+        image = _read_image(full_path, self._dtype, full_path)
         return image, numpy.array(label, dtype=self._label_dtype)
 
 
@@ -200,7 +257,7 @@ class ZippedImageDataset(DatasetMixin):
         else:
             name = self._paths[_checked_index(i_or_filename, len(self), "ZippedImageDataset")]
         data = self._archive.read(name)
-        return _read_image(io.BytesIO(data), self._dtype)
+        return _read_image(io.BytesIO(data), self._dtype, name)
 
 
 class MultiZippedImageDataset(DatasetMixin):

@@ -1,6 +1,8 @@
 """``PickleDataset``: random access to a file of consecutive pickles, and its writer.
 
-Loading a pickle can run arbitrary code: open only files you trust.
+Unpickling can run arbitrary code, so by default only plain data is loaded (numbers,
+strings, bytes, containers, NumPy arrays); ``trusted=True`` loads any object, for files
+you trust. (Chainer v7 always loaded any object.)
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import IO, Any
 
 from chainer.dataset.dataset_mixin import DatasetMixin
 from chainer.datasets._process_local import ProcessLocal
+from chainer.datasets._safe_pickle import PlainDataUnpickler
 
 
 class PickleDatasetWriter:
@@ -66,6 +69,13 @@ class PickleDataset(DatasetMixin):
     starts; an access seeks there and unpickles one example. Accesses from several threads
     are serialized. It is a context manager that closes the reader on exit.
 
+    Unpickling can run arbitrary code. Unless ``trusted`` is ``True``, only plain data is
+    unpickled: ``None``, booleans, numbers, strings, bytes, tuples, lists, dicts, sets,
+    NumPy arrays, dtypes and scalars; a pickle that names any other class or function is
+    refused with :class:`pickle.UnpicklingError`, before anything of it runs. (A deliberate
+    difference from Chainer v7, which unpickled anything: files of plain data, such as
+    arrays and labels, load as before; pass ``trusted=True`` for files of other objects.)
+
     A reader with an ``after_fork()`` method has it called in every child process that this
     process forks while the dataset is alive (e.g. to reopen a file handle that parent and
     child must not share).
@@ -75,10 +85,17 @@ class PickleDataset(DatasetMixin):
             :class:`PickleDatasetWriter`. Prefer :func:`open_pickle_dataset`, whose reader
             is reopened in each worker process of a
             :class:`~chainer.iterators.MultiprocessIterator`.
+        trusted: Unpickle any object (only for files from a source you trust); keyword only.
+
+    Raises:
+        pickle.UnpicklingError: (Here or when reading an example.) The file is damaged or
+            truncated, or holds an object other than plain data while ``trusted`` is
+            ``False``; the message gives the byte offset of the pickle.
     """
 
-    def __init__(self, reader: IO[bytes]) -> None:
+    def __init__(self, reader: IO[bytes], *, trusted: bool = False) -> None:
         self._reader = reader
+        self._trusted = trusted
         self._lock = ProcessLocal(threading.Lock)
         if callable(getattr(reader, "after_fork", None)):
             _call_after_fork(reader)
@@ -87,8 +104,13 @@ class PickleDataset(DatasetMixin):
         while True:
             position = reader.tell()
             try:
-                pickle.load(reader)
+                self._load_at(position)
             except EOFError:
+                reader.seek(position)
+                if reader.read(1):
+                    raise pickle.UnpicklingError(
+                        f"the pickle at byte {position} is truncated (the file ends in it)"
+                    ) from None
                 break
             self._positions.append(position)
 
@@ -103,8 +125,22 @@ class PickleDataset(DatasetMixin):
                 f"index {index} is out of range for a PickleDataset of {len(self)} examples"
             )
         with self._lock.get():
-            self._reader.seek(self._positions[i])
+            try:
+                return self._load_at(self._positions[i])
+            except EOFError as error:  # the file changed since it was scanned
+                raise pickle.UnpicklingError(
+                    f"example {i} at byte {self._positions[i]} is truncated"
+                ) from error
+
+    def _load_at(self, position: int) -> Any:
+        self._reader.seek(position)
+        if self._trusted:
             return pickle.load(self._reader)
+        unpickler = PlainDataUnpickler(self._reader, refusal_hint=_REFUSAL_HINT)
+        try:
+            return unpickler.load()
+        except pickle.UnpicklingError as error:
+            raise pickle.UnpicklingError(f"the pickle at byte {position}: {error}") from error
 
     def close(self) -> None:
         """Close the reader."""
@@ -115,6 +151,12 @@ class PickleDataset(DatasetMixin):
 
     def __exit__(self, exc_type, exc_value, traceback) -> None:
         self.close()
+
+
+_REFUSAL_HINT = (
+    "; if you trust the file, pass trusted=True to PickleDataset or open_pickle_dataset "
+    "(unpickling can run arbitrary code)"
+)
 
 
 class _FileReader:
@@ -170,7 +212,7 @@ def _call_after_fork(reader: Any) -> None:
     os.register_at_fork(after_in_child=hook)
 
 
-def open_pickle_dataset(path: str | os.PathLike) -> PickleDataset:
+def open_pickle_dataset(path: str | os.PathLike, *, trusted: bool = False) -> PickleDataset:
     """Opens a dataset stored in a given path.
 
     The file is opened separately in each process that reads it, so the dataset works with
@@ -178,11 +220,13 @@ def open_pickle_dataset(path: str | os.PathLike) -> PickleDataset:
 
     Args:
         path: The path of a file written by :class:`PickleDatasetWriter`.
+        trusted: Unpickle any object, not only plain data (see :class:`PickleDataset`);
+            keyword only.
 
     Returns:
         A :class:`PickleDataset` (close it, or use it as a context manager).
     """
-    return PickleDataset(_FileReader(os.fspath(path)))
+    return PickleDataset(_FileReader(os.fspath(path)), trusted=trusted)
 
 
 def open_pickle_dataset_writer(

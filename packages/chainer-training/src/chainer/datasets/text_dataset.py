@@ -68,7 +68,12 @@ class TextDataset(DatasetMixin):
         ]
         self._closed = False
         self._lock = ProcessLocal(threading.Lock)
-        self._positions = self._index_lines(filter_func)
+        try:
+            self._positions = self._index_lines(filter_func)
+        except BaseException:
+            # e.g. a UnicodeDecodeError: the caller gets no dataset to close, so close here
+            self.close()
+            raise
 
     def _index_lines(self, filter_func: Callable[..., bool] | None) -> list[tuple]:
         files = [handle.get() for handle in self._files]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import sys
@@ -214,13 +215,17 @@ class Trainer:
                             entry.extension(self)
         except Exception as exc:
             if show_loop_exception_msg:
-                print(f"Exception in main training loop: {exc}", file=sys.stderr)
-                print("Traceback (most recent call last):", file=sys.stderr)
-                traceback.print_tb(exc.__traceback__, file=sys.stderr)
-                print(
-                    "Will finalize trainer extensions and updater before reraising the exception.",
-                    file=sys.stderr,
-                )
+                # The report must not replace the error: stderr may be a file on the very disk
+                # that just became full.
+                with contextlib.suppress(OSError):
+                    print(f"Exception in main training loop: {exc}", file=sys.stderr)
+                    print("Traceback (most recent call last):", file=sys.stderr)
+                    traceback.print_tb(exc.__traceback__, file=sys.stderr)
+                    print(
+                        "Will finalize trainer extensions and updater before reraising the "
+                        "exception.",
+                        file=sys.stderr,
+                    )
             _call_error_handlers(self, entries, exc)
             raise
         finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import string
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -128,7 +129,10 @@ class _Snapshot(extension.Extension):
         snapshot_on_error: bool = False,
         n_retains: int = -1,
         autoload: bool = False,
+        on_write_error: str = "raise",
     ) -> None:
+        if on_write_error not in ("raise", "warn"):
+            raise ValueError(f"on_write_error must be 'raise' or 'warn', got {on_write_error!r}")
         if (autoload or n_retains > 0) and not isinstance(filename, str):
             raise TypeError(
                 "autoload and n_retains find snapshot files by the filename template, which "
@@ -141,6 +145,7 @@ class _Snapshot(extension.Extension):
         self._snapshot_on_error = snapshot_on_error
         self.n_retains = n_retains
         self.autoload = autoload
+        self.on_write_error = on_write_error
         self._cleanup_installed = False
 
     def initialize(self, trainer: Any) -> None:
@@ -179,7 +184,20 @@ class _Snapshot(extension.Extension):
             filename = self.filename(trainer)
         else:
             filename = self.filename.format(trainer)
-        self.writer(filename, os.fspath(trainer.out), state)
+        try:
+            self.writer(filename, os.fspath(trainer.out), state)
+        except (OSError, RuntimeError) as error:
+            # A background writer reports the OSError of an earlier snapshot as the cause
+            # of a RuntimeError.
+            disk_error = isinstance(error, OSError) or isinstance(error.__cause__, OSError)
+            if self.on_write_error == "raise" or not disk_error:
+                raise
+            warnings.warn(
+                f"a snapshot was not written, the training goes on (on_write_error='warn'): "
+                f"{error}",
+                UserWarning,
+                stacklevel=2,
+            )
 
     def finalize(self) -> None:
         """Wait for the writer to finish."""
@@ -217,6 +235,11 @@ def snapshot(
         autoload: At initialization, load the latest snapshot file of this template found in
             the output directory, if any, to resume (files must be NPZ; keyword only). The
             trainer initializes such an extension before the others.
+        on_write_error: What a snapshot that cannot be written (an :class:`OSError`: full
+            disk, read-only directory, ...) does: ``'raise'`` stops the training with the
+            error (the default, as in v7), ``'warn'`` issues a :class:`UserWarning` and the
+            training goes on. Either way the previous snapshot file of that name is
+            left intact and the error names the file (keyword only; not in v7).
 
     Returns:
         The snapshot extension.
@@ -228,15 +251,18 @@ def snapshot(
         >>> trainer.extend(extensions.snapshot(n_retains=3, autoload=True),
         ...                trigger=(1000, 'iteration'))
     """
-    target, condition, writer, snapshot_on_error, n_retains, autoload = argument.parse_kwargs(
-        kwargs,
-        ("target", None),
-        ("condition", None),
-        ("writer", None),
-        ("snapshot_on_error", False),
-        ("n_retains", -1),
-        ("autoload", False),
-        trigger=_TRIGGER_REMOVED,
+    (target, condition, writer, snapshot_on_error, n_retains, autoload, on_write_error) = (
+        argument.parse_kwargs(
+            kwargs,
+            ("target", None),
+            ("condition", None),
+            ("writer", None),
+            ("snapshot_on_error", False),
+            ("n_retains", -1),
+            ("autoload", False),
+            ("on_write_error", "raise"),
+            trigger=_TRIGGER_REMOVED,
+        )
     )
     if savefun is not None and writer is not None:
         raise TypeError("savefun and writer cannot be given together: give the writer a savefun")
@@ -252,6 +278,7 @@ def snapshot(
         snapshot_on_error=snapshot_on_error,
         n_retains=n_retains,
         autoload=autoload,
+        on_write_error=on_write_error,
     )
 
 

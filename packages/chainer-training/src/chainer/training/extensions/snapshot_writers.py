@@ -125,7 +125,9 @@ def _join(worker: Any, what: str) -> None:
     # A worker from an overridden create_worker may be any object with start() and join().
     error = getattr(worker, "error", None)
     if isinstance(error, BaseException):
-        raise RuntimeError(f"{what} failed in a background thread: {error!r}") from error
+        raise RuntimeError(
+            f"{what} failed in a background thread: {type(error).__name__}: {error}"
+        ) from error
     exitcode = getattr(worker, "exitcode", None)
     if isinstance(exitcode, int) and exitcode != 0:
         raise RuntimeError(f"{what} failed in a background process (exit code {exitcode})")

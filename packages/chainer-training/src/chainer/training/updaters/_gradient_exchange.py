@@ -25,13 +25,20 @@ def params_in_order(model: Any) -> list:
     return [param for _, param in sorted(model.namedparams(), key=lambda item: item[0])]
 
 
-def receive(pipe: Any, sender: str, *expected: str) -> tuple[str, Any]:
+def receive(
+    pipe: Any, sender: str, *expected: str, timeout: float | None = None
+) -> tuple[str, Any]:
     """Receive a ``(kind, payload)`` message of one of the ``expected`` kinds.
 
     Raises:
-        RuntimeError: The peer died (its end of the pipe is closed), reported a failure, or
-            sent a message of another kind.
+        RuntimeError: The peer died (its end of the pipe is closed), reported a failure, sent
+            a message of another kind, or sent nothing for ``timeout`` seconds.
     """
+    if timeout is not None and not pipe.poll(timeout):
+        raise RuntimeError(
+            f"{sender} sent nothing for {timeout} seconds: it is stalled (a dataset or a "
+            "model that hangs?) or too slow for worker_timeout"
+        )
     try:
         kind, payload = pipe.recv()
     except EOFError:
@@ -51,11 +58,13 @@ class PipeExchange:
     Args:
         pipes: The master's ends of the workers' pipes (master), or the worker's own end.
         is_master: Whether this is process 0.
+        timeout: Seconds the master waits for a worker's gradients (``None``: no limit).
     """
 
-    def __init__(self, pipes: list, is_master: bool) -> None:
+    def __init__(self, pipes: list, is_master: bool, timeout: float | None = None) -> None:
         self._pipes = pipes
         self._is_master = is_master
+        self._timeout = timeout
 
     def reduce_grads(self, model: Any) -> None:
         """Master: add every worker's gradients to the model's. Worker: send its gradients."""
@@ -64,7 +73,7 @@ class PipeExchange:
             self._pipes[0].send(("grads", [_to_host(p.grad) for p in params]))
             return
         for rank, pipe in enumerate(self._pipes, start=1):
-            _, grads = receive(pipe, f"worker process {rank}", "grads")
+            _, grads = receive(pipe, f"worker process {rank}", "grads", timeout=self._timeout)
             for param, grad in zip(params, grads):
                 if grad is None:
                     continue

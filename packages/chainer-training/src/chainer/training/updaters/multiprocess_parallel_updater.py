@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import time
 import traceback
 import warnings
 from collections.abc import Callable, Sequence
@@ -22,6 +23,10 @@ from chainer.training.updaters.standard_updater import StandardUpdater
 # when the gradients of n processes are summed (squared for those that square it twice).
 _EPS_SCALED = ("Adam", "AdaGrad", "RMSprop")
 _EPS_SQUARE_SCALED = ("RMSpropGraves", "AdaDelta")
+
+
+# Seconds finalize() gives the workers to stop before terminating them.
+_FINALIZE_GRACE = 5.0
 
 
 class MultiprocessParallelUpdater(StandardUpdater):
@@ -52,6 +57,9 @@ class MultiprocessParallelUpdater(StandardUpdater):
         devices: The devices: a list or tuple (the first is process 0's), or a dict with a
             ``'main'`` entry.
         auto_new_epoch: Call ``optimizer.new_epoch(auto=True)`` at each epoch end.
+        worker_timeout: Seconds to wait for a worker's gradients in a step (CPU devices)
+            before the step fails with :class:`RuntimeError` (``None``: no limit, as in
+            Chainer v7). A worker that dies fails the step at once in any case. Keyword only.
 
     Example:
         Needs two GPUs and CuPy, so it is not run here.
@@ -69,6 +77,8 @@ class MultiprocessParallelUpdater(StandardUpdater):
         converter: Callable = convert.concat_examples,
         devices: Sequence[Any] | dict[str, Any] | None = None,
         auto_new_epoch: bool = True,
+        *,
+        worker_timeout: float | None = None,
     ) -> None:
         devices = _device_list(devices)
         iterators = list(iterators)
@@ -98,6 +108,7 @@ class MultiprocessParallelUpdater(StandardUpdater):
         self._pipes: list = []
         self._workers: list = []
         self._exchange: Any = None
+        self._worker_timeout = worker_timeout
 
     @staticmethod
     def available() -> bool:
@@ -140,7 +151,9 @@ class MultiprocessParallelUpdater(StandardUpdater):
                 self._send_message(("comm_id", comm_id))
                 self._exchange = _gradient_exchange.NcclExchange(len(self._devices), comm_id, 0)
             else:
-                self._exchange = _gradient_exchange.PipeExchange(self._pipes, is_master=True)
+                self._exchange = _gradient_exchange.PipeExchange(
+                    self._pipes, is_master=True, timeout=self._worker_timeout
+                )
 
     def _send_message(self, message: tuple[str, Any]) -> None:
         for pipe in self._pipes:
@@ -166,17 +179,23 @@ class MultiprocessParallelUpdater(StandardUpdater):
             optimizer.new_epoch(auto=True)
 
     def finalize(self) -> None:
-        """Stop the worker processes, then finalize the iterators."""
+        """Stop the worker processes, then finalize the iterators.
+
+        A worker still running ``_FINALIZE_GRACE`` seconds later (stalled) is terminated.
+        """
         for pipe in self._pipes:
             with contextlib.suppress(OSError):  # a worker that failed has closed its end
                 pipe.send(("finalize", None))
+        deadline = time.monotonic() + _FINALIZE_GRACE
         for pipe, worker in zip(self._pipes, self._workers):
             # After a step that failed half way, a worker may be blocked sending gradients
             # that were never read: drain its messages until it exits.
-            while worker.is_alive():
+            while worker.is_alive() and time.monotonic() < deadline:
                 if pipe.poll(0.05):
                     with contextlib.suppress(EOFError, OSError):
                         pipe.recv()
+            if worker.is_alive():
+                worker.terminate()
             worker.join()
         for pipe in self._pipes:
             pipe.close()
