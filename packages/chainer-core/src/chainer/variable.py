@@ -586,7 +586,7 @@ class Parameter(Variable):
         dtype = getattr(self.initializer, "dtype", None)
         from chainer._dtypes import get_dtype
 
-        return get_dtype(dtype, map_mixed16=numpy.float32)
+        return get_dtype(dtype)
 
     def initialize(self, shape) -> None:
         """Create the array with ``shape`` using the initializer.
