@@ -284,6 +284,21 @@ class TestParameter:
         p.initialize((2,))
         assert p.array.dtype == numpy.float64
 
+    @pytest.mark.parametrize(
+        ("config_dtype", "expected"),
+        [(numpy.float16, numpy.float16), (chainer.mixed16, numpy.float16), (numpy.float32,) * 2],
+    )
+    def test_default_dtype_follows_the_configuration(self, config_dtype, expected):
+        # As v7: under mixed16 a parameter without its own dtype is float16 (only links such
+        # as BatchNormalization ask for float32 explicitly).
+        with chainer.using_config("dtype", config_dtype):
+            delayed = Parameter(initializers.Zero())
+            assert delayed.dtype == expected
+            delayed.initialize((2,))
+            from_array = Parameter(initializers.Constant(numpy.ones(3)), (3,))
+            scalar = Parameter(0.5, (3,))
+        assert delayed.array.dtype == from_array.dtype == scalar.dtype == expected
+
     def test_cleargrad_zerograd_on_uninitialized(self):
         p = Parameter(initializers.One())
         p.cleargrad()

@@ -647,8 +647,8 @@ class Parameter(Variable):
     def _initial_dtype(self):
         from chainer._dtypes import get_dtype
 
-        dtype = getattr(self.initializer, "dtype", None)
-        return get_dtype(dtype, map_mixed16=numpy.float32)
+        # mixed16 makes float16 parameters, as in v7 (links that need float32 ask for it).
+        return get_dtype(getattr(self.initializer, "dtype", None))
 
     @property
     def grad(self):

@@ -213,3 +213,33 @@ def test_reset_mid_epoch_starts_over(make_iterator):
 def test_context_manager_finalizes(make_iterator):
     with make_iterator(numpy.arange(4), 2, shuffle=False) as it:
         assert [int(x) for x in it.next()] == [0, 1]
+
+
+class _FlatSerializer(serializers.DictionarySerializer):
+    """A serializer without children, as v7's base ``Serializer.__getitem__`` is."""
+
+    def __getitem__(self, key):
+        raise NotImplementedError
+
+
+class _FlatDeserializer(NpzDeserializer):
+    def __getitem__(self, key):
+        raise NotImplementedError
+
+
+def test_serializer_without_children_keeps_the_v7_keys(make_iterator):
+    def sampler():
+        return iterators.ShuffleOrderSampler(numpy.random.RandomState(3))
+
+    it = make_iterator(numpy.arange(6), 2, order_sampler=sampler())
+    first = _run(it, 2)
+    saved = _FlatSerializer()
+    it.serialize(saved)  # the sampler's random state needs a child: left out
+    keys = {"current_position", "epoch", "is_new_epoch", "order", "previous_epoch_detail"}
+    assert set(saved.target) == keys
+    fresh = make_iterator(numpy.arange(6), 2, order_sampler=sampler())
+    fresh.serialize(_FlatDeserializer(saved.target))
+    assert (fresh.epoch, fresh.current_position) == (0, 4)
+    assert fresh.epoch_detail == pytest.approx(4 / 6)
+    ((last, *_),) = _run(fresh, 1)
+    assert sorted(first[0][0] + first[1][0] + last) == list(range(6))

@@ -141,3 +141,36 @@ def test_a_large_non_contiguous_gradient_is_averaged_through_a_copy():
     model.p.grad = grad
     comm.multi_node_mean_grad(model)
     numpy.testing.assert_allclose(model.p.grad, (comm.size + 1) / 2)
+
+
+@pytest.mark.parametrize("name", CPU_COMMUNICATORS)
+def test_several_large_gradients_and_a_packed_one_are_all_averaged(name):
+    # Three large float32 gradients (reduced in place, started together), one large float16
+    # gradient (packed on its own: the reduction runs in float32) and two small ones.
+    comm = chainermn.create_communicator(name)
+    shapes = {"a": (300000,), "b": (520, 600), "c": (262144,), "half": (300000,), "s": (5,)}
+    shapes["t"] = (3, 4)
+    model = chainer.Chain()
+    with model.init_scope():
+        for key, shape in shapes.items():
+            dtype = numpy.float16 if key == "half" else numpy.float32
+            setattr(model, key, chainer.Parameter(numpy.zeros(shape, dtype)))
+
+    def grads_of(rank):
+        rng = numpy.random.RandomState(100 + rank)
+        return {
+            k: rng.uniform(-1, 1, s).astype(getattr(model, k).dtype) for k, s in shapes.items()
+        }
+
+    mine = grads_of(comm.rank)
+    for key, grad in mine.items():
+        getattr(model, key).grad = grad
+    comm.multi_node_mean_grad(model)
+    everyone = [grads_of(r) for r in range(comm.size)]
+    for key in shapes:
+        expected = numpy.mean([g[key].astype(numpy.float64) for g in everyone], axis=0)
+        grad = getattr(model, key).grad
+        assert grad.dtype == getattr(model, key).dtype
+        tol = 1e-3 if key == "half" else 1e-6
+        numpy.testing.assert_allclose(grad, expected, rtol=tol, atol=tol, err_msg=key)
+    assert model.a.grad is mine["a"] and model.half.grad is mine["half"]

@@ -143,9 +143,12 @@ class Schedule:
         return loaded_progress
 
     def _serialize_sampler(self, serializer: Any, state: dict | None) -> dict | None:
-        if not hasattr(self.order_sampler, "serialize"):
+        if not _capture(self.order_sampler):  # nothing to store or restore
             return state
-        child = serializer["order_sampler"]
+        try:
+            child = serializer["order_sampler"]
+        except NotImplementedError:  # a serializer without children keeps v7's keys only
+            return state
         if isinstance(serializer, Deserializer):
             try:
                 self.order_sampler.serialize(child)

@@ -90,15 +90,20 @@ def pack(arrays: list, dtype: numpy.dtype, rank: int, out=None) -> numpy.ndarray
     return buffer
 
 
-def unpack(buffer: numpy.ndarray, arrays: list) -> None:
-    """Write ``buffer`` back into ``arrays`` (cast to their dtypes, on their devices)."""
+def unpack(buffer: numpy.ndarray, arrays: list, scale=None) -> None:
+    """Write ``buffer`` (times ``scale``, if given) back into ``arrays`` (cast to their
+    dtypes, on their devices)."""
     offset = 0
     for a in arrays:
         chunk = buffer[offset : offset + a.size].reshape(a.shape)
         offset += a.size
         if isinstance(a, numpy.ndarray):
-            numpy.copyto(a, chunk, casting="unsafe")
+            if scale is None:
+                numpy.copyto(a, chunk, casting="unsafe")
+            else:
+                numpy.multiply(chunk, scale, out=a, casting="unsafe")
         else:
+            chunk = chunk if scale is None else chunk * scale
             backend.copyto(a, chunk.astype(a.dtype, copy=False))
 
 

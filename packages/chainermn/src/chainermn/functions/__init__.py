@@ -4,7 +4,11 @@ Each function is a :class:`~chainer.FunctionNode` whose backward sends the gradi
 way the data came (see the "Model Parallel" part of the ChainerMN docs).
 """
 
-from chainermn.functions import collective_communication, point_to_point_communication
+from chainermn.functions import (
+    batch_normalization,
+    collective_communication,
+    point_to_point_communication,
+)
 from chainermn.functions.collective_communication import (
     allgather,
     alltoall,
@@ -18,6 +22,7 @@ from chainermn.functions.pseudo_connect import pseudo_connect
 __all__ = [
     "allgather",
     "alltoall",
+    "batch_normalization",
     "bcast",
     "collective_communication",
     "gather",

@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from chainer.serializer import Deserializer, Serializer
+
 _STATE = ("epoch", "is_new_epoch", "epoch_detail", "previous_epoch_detail", "current_position")
+
+
+class _RecordingSerializer(Serializer):
+    """Passes every call on to ``target`` and records ``(path, key, value)`` of each."""
+
+    def __init__(self, target: Any, path: tuple = (), records: list | None = None) -> None:
+        self.target = target
+        self.path = path
+        self.records = [] if records is None else records
+
+    def __getitem__(self, key: str) -> _RecordingSerializer:
+        return _RecordingSerializer(self.target[key], (*self.path, key), self.records)
+
+    def __call__(self, key: str, value: Any) -> Any:
+        result = self.target(key, value)
+        self.records.append((self.path, key, value))
+        return result
 
 
 class _MultiNodeIterator:
@@ -52,11 +73,30 @@ class _MultiNodeIterator:
         self._state = self.communicator.bcast_obj(state, root=self.rank_master)
 
     def serialize(self, serializer) -> None:
-        """Serialize the wrapped iterator; every rank must call it at the same time."""
-        self.actual_iterator.serialize(serializer)
+        """Save or load the master's iterator; every rank must call it at the same time.
+
+        Saving writes the master's state on every rank (each rank's snapshot resumes the same
+        batches, also into a plain iterator); loading reads only the master's serializer.
+        """
+        loading = isinstance(serializer, Deserializer)
+        records = None
         if self.is_master:
+            if loading:
+                self.actual_iterator.serialize(serializer)
+            else:
+                recorder = _RecordingSerializer(serializer)
+                self.actual_iterator.serialize(recorder)
+                records = recorder.records
             self._state = {name: getattr(self.actual_iterator, name, None) for name in _STATE}
-        self._state = self.communicator.bcast_obj(self._state, root=self.rank_master)
+        records, self._state = self.communicator.bcast_obj(
+            (records, self._state), root=self.rank_master
+        )
+        if not self.is_master and not loading:
+            for path, key, value in records:
+                target = serializer
+                for name in path:
+                    target = target[name]
+                target(key, value)
 
     def finalize(self) -> None:
         finalize = getattr(self.actual_iterator, "finalize", None)
