@@ -61,9 +61,9 @@ class Serializer(AbstractSerializer):
     """Base class of all serializers (the saving direction)."""
 
     def save(self, obj: Any) -> None:
-        """Save ``obj`` by calling its ``serialize`` method with this serializer; a plain
-        ``dict`` of arrays and values is saved key by key (as v7 did)."""
-        if isinstance(obj, dict):
+        """Save ``obj`` by calling its ``serialize`` method with this serializer; a ``dict``
+        without one is saved key by key (as v7 did)."""
+        if isinstance(obj, dict) and not hasattr(obj, "serialize"):
             for key, value in obj.items():
                 self(key, value)
         else:
