@@ -8,7 +8,6 @@ with Evaluator, LogReport and PrintReport. ``--dataset mnist`` trains on MNIST (
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import sys
 
@@ -19,6 +18,9 @@ import chainer.functions as F
 import chainer.links as L
 from chainer import training
 from chainer.training import extensions
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "mnist"))
+from train_mnist import check_final_accuracy  # the main job's final report
 
 
 class ConvNet(chainer.Chain):
@@ -85,14 +87,7 @@ def main(argv=None) -> int:
     )
     trainer.run()
 
-    accuracy = json.loads((pathlib.Path(args.out) / "log").read_text())[-1][
-        "validation/main/accuracy"
-    ]
-    print(f"final test accuracy: {accuracy:.4f}; results in {pathlib.Path(args.out).resolve()}")
-    if args.min_accuracy is not None and accuracy < args.min_accuracy:
-        print(f"FAILED: below the required {args.min_accuracy}", file=sys.stderr)
-        return 1
-    return 0
+    return check_final_accuracy(args.out, args.min_accuracy)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ Linear layers with ReLU, repeated, wrapped in a Classifier, trained by a Trainer
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import sys
 
@@ -20,6 +19,9 @@ import chainer.functions as F
 import chainer.links as L
 from chainer import training
 from chainer.training import extensions
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "mnist"))
+from train_mnist import check_final_accuracy  # the main job's final report
 
 
 def load_table(seed: int = 0):
@@ -76,14 +78,7 @@ def main(argv=None) -> int:
     )
     trainer.run()
 
-    accuracy = json.loads((pathlib.Path(args.out) / "log").read_text())[-1][
-        "validation/main/accuracy"
-    ]
-    print(f"final test accuracy: {accuracy:.4f}; results in {pathlib.Path(args.out).resolve()}")
-    if args.min_accuracy is not None and accuracy < args.min_accuracy:
-        print(f"FAILED: below the required {args.min_accuracy}", file=sys.stderr)
-        return 1
-    return 0
+    return check_final_accuracy(args.out, args.min_accuracy)
 
 
 if __name__ == "__main__":
