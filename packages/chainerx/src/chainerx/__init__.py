@@ -14,6 +14,23 @@ every differentiable routine records a graph when an input requires gradients::
 import numpy as _numpy
 
 from chainerx import _core, linalg
+from chainerx._activation import clipped_relu, crelu, elu, leaky_relu, softplus
+from chainerx._constants import (
+    NAN,
+    NINF,
+    NZERO,
+    PINF,
+    PZERO,
+    Inf,
+    Infinity,
+    NaN,
+    e,
+    euler_gamma,
+    inf,
+    infty,
+    nan,
+    pi,
+)
 from chainerx._core import (
     Backend,
     BackendError,
@@ -202,7 +219,9 @@ from chainerx._creation import (
     fromstring,
     loadtxt,
 )
-from chainerx._device import using_device
+from chainerx._device import DeviceScope, using_device
+from chainerx._nan_reductions import count_nonzero, nanargmax, nanargmin, nansum
+from chainerx._shape_and_copy import copyto, rollaxis
 
 abs = absolute
 
