@@ -61,6 +61,12 @@ def test_wrapping_a_non_contiguous_numpy_view_keeps_its_strides():
     numpy.testing.assert_array_equal(chainerx.to_numpy(a), view)
 
 
+@pytest.mark.parametrize("shape", [(0,), (2, 0, 3)])
+def test_wrapping_an_empty_numpy_array_keeps_numpys_strides(shape):
+    empty = numpy.zeros(shape, "float32")
+    assert chainerx.array(empty, copy=False).strides == empty.strides
+
+
 def test_copy_is_contiguous_and_independent():
     a_np = numpy.arange(6.0).reshape(2, 3)
     a = chainerx.array(a_np)

@@ -170,6 +170,9 @@ std::optional<BackpropId> BackpropIdArg(nb::handle id) {
 }  // namespace
 
 void InitArray(nb::module_& m) {
+    nb::class_<AnyGraph>(m, "AnyGraph", "The type of chainerx.anygraph: selects every graph an array is in.")
+            .def("__repr__", [](const AnyGraph&) { return "chainerx.anygraph"; });
+    m.attr("anygraph") = AnyGraph{};
     nb::class_<Array> c{m, "ndarray", nb::type_slots(g_array_slots),
                         "An N-dimensional array on a ChainerX device, with autograd.\n\n"
                         "Create arrays with chainerx.array, chainerx.zeros, ...; mark inputs with\n"
@@ -225,8 +228,11 @@ void InitArray(nb::module_& m) {
           "Marks the array as an input of the graph (default graph unless backprop_id); returns self.");
     c.def("is_grad_required", [](const Array& a, nb::handle id) { return a.IsGradRequired(BackpropIdArg(id)); },
           nb::arg("backprop_id") = nb::none(), "Whether the array is in the graph.");
-    c.def("is_backprop_required", [](const Array& a, nb::handle id) { return a.IsBackpropRequired(BackpropIdArg(id)); },
-          nb::arg("backprop_id") = nb::none(), "Whether the array is in the graph and that graph records now.");
+    c.def("is_backprop_required", [](const Array& a, nb::handle id) {
+        if (nb::isinstance<AnyGraph>(id)) return a.IsBackpropRequired(AnyGraph{});
+        return a.IsBackpropRequired(BackpropIdArg(id));
+    }, nb::arg("backprop_id") = nb::none(),
+          "Whether the array is in the graph (any graph with chainerx.anygraph) and that graph records now.");
     c.def("get_grad", [](const Array& a, nb::handle id) { return a.GetGrad(BackpropIdArg(id)); },
           nb::arg("backprop_id") = nb::none(), "The gradient, or None if none was computed.");
     c.def("set_grad", [](const Array& a, std::optional<Array> grad, nb::handle id) {

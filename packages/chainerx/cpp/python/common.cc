@@ -201,6 +201,12 @@ Array ArrayFromBuffer(nb::handle obj, Device& device) {
         PyBuffer_Release(view.get());
         throw;
     }
+    // The buffer protocol reports C-contiguous strides for an empty array; NumPy's own may
+    // differ (0 on every axis), and an array wrapped without a copy keeps NumPy's.
+    if (shape.GetTotalSize() == 0 && nb::hasattr(obj, "strides")) {
+        int axis = 0;
+        for (nb::handle stride : obj.attr("strides")) strides[axis++] = nb::cast<int64_t>(stride);
+    }
     void* data = view->buf;
     // The Array owns the buffer view; releasing it may run Python code, so take the GIL.
     std::shared_ptr<void> owner{data, [view = view.release()](void*) {

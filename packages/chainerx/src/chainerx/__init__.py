@@ -53,6 +53,7 @@ from chainerx._core import (
     amax,
     amin,
     any,
+    anygraph,
     arange,
     arccos,
     arccosh,
@@ -143,12 +144,10 @@ from chainerx._core import (
     logsumexp,
     lstm,
     matmul,
-    max,
     max_pool,
     maximum,
     mean,
     meshgrid,
-    min,
     minimum,
     mod,
     moveaxis,
@@ -224,6 +223,9 @@ from chainerx._nan_reductions import count_nonzero, nanargmax, nanargmin, nansum
 from chainerx._shape_and_copy import copyto, rollaxis
 
 abs = absolute
+# As in NumPy, max and min are the same functions as amax and amin.
+max = amax
+min = amin
 
 # Dtypes are NumPy's: ``chainerx.float32 is numpy.float32`` and ``ndarray.dtype`` is a numpy.dtype.
 dtype = _numpy.dtype

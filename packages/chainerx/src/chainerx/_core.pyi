@@ -80,8 +80,10 @@ def get_default_context() -> Context: ...
 def get_backend(backend_name: str) -> Backend:
     """The backend of that name in the default context."""
 
-def get_device(device: object, index: int | None = None) -> Device:
-    """get_device('native:0'), get_device('native', 0) or get_device(device)."""
+def get_device(device: object | None = None, index: int | None = None) -> Device:
+    """
+    get_device('native:0'), get_device('native', 0), get_device(device), or get_device(None) for the default.
+    """
 
 def get_default_device() -> Device:
     """This thread's default device."""
@@ -90,6 +92,13 @@ def set_default_device(device: object) -> None:
     """
     Sets this thread's default device (a Device or a specifier such as 'native:1').
     """
+
+class AnyGraph:
+    """The type of chainerx.anygraph: selects every graph an array is in."""
+
+    def __repr__(self) -> str: ...
+
+anygraph: AnyGraph = ...
 
 class ndarray:
     """
@@ -185,7 +194,9 @@ class ndarray:
         """Whether the array is in the graph."""
 
     def is_backprop_required(self, backprop_id: object | None = None) -> bool:
-        """Whether the array is in the graph and that graph records now."""
+        """
+        Whether the array is in the graph (any graph with chainerx.anygraph) and that graph records now.
+        """
 
     def get_grad(self, backprop_id: object | None = None) -> ndarray | None:
         """The gradient, or None if none was computed."""
