@@ -49,6 +49,4 @@ def test_nanarg_of_an_all_nan_slice_raises(name):
     a = chainerx.array(numpy.array([[numpy.nan, numpy.nan], [1.0, 2.0]]))
     with pytest.raises(ValueError, match="All-NaN slice"):
         getattr(chainerx, name)(a, 1)
-    numpy.testing.assert_array_equal(
-        chainerx.to_numpy(getattr(chainerx, name)(a, 0)), [1, 1]
-    )
+    numpy.testing.assert_array_equal(chainerx.to_numpy(getattr(chainerx, name)(a, 0)), [1, 1])
