@@ -67,6 +67,14 @@ def test_wrapping_an_empty_numpy_array_keeps_numpys_strides(shape):
     assert chainerx.array(empty, copy=False).strides == empty.strides
 
 
+def test_wrapping_keeps_numpys_strides_on_length_one_axes():
+    buffer = numpy.arange(10, dtype="float32")
+    padded = numpy.lib.stride_tricks.as_strided(buffer, (1, 2, 1), (32, 8, 4))
+    a = chainerx.array(padded, copy=False)
+    assert a.strides == (32, 8, 4)
+    numpy.testing.assert_array_equal(chainerx.to_numpy(a), padded)
+
+
 def test_copy_is_contiguous_and_independent():
     a_np = numpy.arange(6.0).reshape(2, 3)
     a = chainerx.array(a_np)

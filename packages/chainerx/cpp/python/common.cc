@@ -2,6 +2,7 @@
 
 #include <Python.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -201,9 +202,11 @@ Array ArrayFromBuffer(nb::handle obj, Device& device) {
         PyBuffer_Release(view.get());
         throw;
     }
-    // The buffer protocol reports C-contiguous strides for an empty array; NumPy's own may
-    // differ (0 on every axis), and an array wrapped without a copy keeps NumPy's.
-    if (shape.GetTotalSize() == 0 && nb::hasattr(obj, "strides")) {
+    // The buffer protocol reports C-contiguous strides along axes of length 0 or 1; NumPy's own
+    // may differ there (0 on every axis of an empty array, any stride on a length-1 axis), and
+    // an array wrapped without a copy keeps NumPy's.
+    bool has_short_axis = std::any_of(shape.begin(), shape.end(), [](int64_t dim) { return dim <= 1; });
+    if (has_short_axis && nb::hasattr(obj, "strides")) {
         int axis = 0;
         for (nb::handle stride : obj.attr("strides")) strides[axis++] = nb::cast<int64_t>(stride);
     }
