@@ -293,9 +293,9 @@ void InitArray(nb::module_& m) {
         internal::CheckNoGraphForInplace(a, "fill");
         a.device().backend().CallKernel<FillKernel>(a, ScalarArg(value));
     }, nb::arg("value"), "Sets every element to value.");
-    c.def("take", [](const Array& a, nb::handle indices, nb::handle axis) {
-        return Take(a, ArrayArg(indices, &a.device()), AxisArg(axis));
-    }, nb::arg("indices"), nb::arg("axis") = nb::none());
+    c.def("take", [](const Array& a, nb::handle indices, nb::handle axis, const std::string& mode) {
+        return Take(a, ArrayArg(indices, &a.device()), AxisArg(axis), IndexBoundsModeArg(mode));
+    }, nb::arg("indices"), nb::arg("axis") = nb::none(), nb::arg("mode") = "raise");
     c.def("dot", [](const Array& a, const Array& b) { return Dot(a, b); });
     c.def("clip", [](const Array& a, nb::handle lo, nb::handle hi) {
         return Clip(a, lo.is_none() ? std::nullopt : std::optional<Scalar>{ScalarArg(lo)},

@@ -118,6 +118,13 @@ std::optional<Axes> AxesArg(nb::handle axis) {
     return axes;
 }
 
+IndexBoundsMode IndexBoundsModeArg(const std::string& mode) {
+    if (mode == "raise") return IndexBoundsMode::kRaise;
+    if (mode == "wrap") return IndexBoundsMode::kWrap;
+    if (mode == "clip") return IndexBoundsMode::kClip;
+    throw nb::value_error(("mode must be one of 'raise', 'wrap' or 'clip', got '" + mode + "'").c_str());
+}
+
 std::optional<int8_t> AxisArg(nb::handle axis) {
     if (axis.is_none()) return std::nullopt;
     int64_t a;

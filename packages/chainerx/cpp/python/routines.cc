@@ -192,9 +192,10 @@ void InitManipulation(nb::module_& m) {
 }
 
 void InitIndexingAndReductions(nb::module_& m) {
-    m.def("take", [](const Array& a, nb::handle indices, nb::handle axis) {
-        return Take(a, ArrayArg(indices, &a.device()), AxisArg(axis));
-    }, nb::arg("a"), nb::arg("indices"), nb::arg("axis") = nb::none(), "Takes elements from an array along an axis.");
+    m.def("take", [](const Array& a, nb::handle indices, nb::handle axis, const std::string& mode) {
+        return Take(a, ArrayArg(indices, &a.device()), AxisArg(axis), IndexBoundsModeArg(mode));
+    }, nb::arg("a"), nb::arg("indices"), nb::arg("axis") = nb::none(), nb::arg("mode") = "raise",
+          "Takes elements from an array along an axis (out-of-range indices: mode 'raise', 'wrap' or 'clip').");
     m.def("where", [](nb::handle condition, nb::handle x, nb::handle y) {
         Array cond = ArrayArg(condition);
         bool xs = IsScalar(x);

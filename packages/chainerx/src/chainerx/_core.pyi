@@ -254,7 +254,7 @@ class ndarray:
     def fill(self, value: object) -> None:
         """Sets every element to value."""
 
-    def take(self, indices: object, axis: object | None = None) -> ndarray: ...
+    def take(self, indices: object, axis: object | None = None, mode: str = 'raise') -> ndarray: ...
 
     def dot(self, arg: ndarray, /) -> ndarray: ...
 
@@ -559,8 +559,10 @@ def dsplit(ary: ndarray, indices_or_sections: object) -> list:
 def repeat(a: ndarray, repeats: object, axis: object | None = None) -> ndarray:
     """Constructs an array by repeating a given array."""
 
-def take(a: ndarray, indices: object, axis: object | None = None) -> ndarray:
-    """Takes elements from an array along an axis."""
+def take(a: ndarray, indices: object, axis: object | None = None, mode: str = 'raise') -> ndarray:
+    """
+    Takes elements from an array along an axis (out-of-range indices: mode 'raise', 'wrap' or 'clip').
+    """
 
 def where(condition: object, x: object, y: object) -> ndarray:
     """Return elements chosen from x or y depending on condition."""
