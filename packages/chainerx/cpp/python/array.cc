@@ -296,6 +296,7 @@ void InitArray(nb::module_& m) {
     c.def("take", [](const Array& a, nb::handle indices, nb::handle axis, const std::string& mode) {
         return Take(a, ArrayArg(indices, &a.device()), AxisArg(axis), IndexBoundsModeArg(mode));
     }, nb::arg("indices"), nb::arg("axis") = nb::none(), nb::arg("mode") = "raise");
+    c.def("repeat", &RepeatFromArgs, nb::arg("repeats"), nb::arg("axis") = nb::none(), "Repeats elements (chainerx.repeat).");
     c.def("dot", [](const Array& a, const Array& b) { return Dot(a, b); });
     c.def("clip", [](const Array& a, nb::handle lo, nb::handle hi) {
         return Clip(a, lo.is_none() ? std::nullopt : std::optional<Scalar>{ScalarArg(lo)},
@@ -352,6 +353,11 @@ void InitArray(nb::module_& m) {
     c.def("__isub__", &InplaceOperator<internal::SubtractInplace>, nb::rv_policy::none);
     c.def("__imul__", &InplaceOperator<internal::MultiplyInplace>, nb::rv_policy::none);
     c.def("__itruediv__", &InplaceOperator<internal::DivideInplace>, nb::rv_policy::none);
+    c.def("__iand__", &InplaceOperator<internal::BitwiseAndInplace>, nb::rv_policy::none);
+    c.def("__ior__", &InplaceOperator<internal::BitwiseOrInplace>, nb::rv_policy::none);
+    c.def("__ixor__", &InplaceOperator<internal::BitwiseXorInplace>, nb::rv_policy::none);
+    c.def("__ilshift__", &InplaceOperator<internal::LeftShiftInplace>, nb::rv_policy::none);
+    c.def("__irshift__", &InplaceOperator<internal::RightShiftInplace>, nb::rv_policy::none);
     c.def("__eq__", &BinaryOperator<CX_BINOP(Equal)>);
     c.def("__ne__", &BinaryOperator<CX_BINOP(NotEqual)>);
     c.def("__gt__", &BinaryOperator<CX_BINOP(Greater)>);

@@ -11,6 +11,7 @@
 #include "chainerx/context.h"
 #include "chainerx/error.h"
 #include "chainerx/routines/creation.h"
+#include "chainerx/routines/manipulation.h"
 #include "chainerx/routines/util.h"
 
 namespace chainerx {
@@ -116,6 +117,21 @@ std::optional<Axes> AxesArg(nb::handle axis) {
     Axes axes;
     for (int64_t a : ShapeArg(axis)) axes.push_back(static_cast<int8_t>(a));
     return axes;
+}
+
+std::vector<int64_t> IntsArg(nb::handle obj) {
+    std::vector<int64_t> values;
+    if (PyLong_Check(obj.ptr())) {
+        values.push_back(nb::cast<int64_t>(obj));
+    } else {
+        for (int64_t v : ShapeArg(obj)) values.push_back(v);
+    }
+    return values;
+}
+
+Array RepeatFromArgs(const Array& a, nb::handle repeats, nb::handle axis) {
+    std::optional<int64_t> ax = axis.is_none() ? std::nullopt : std::optional<int64_t>{nb::cast<int64_t>(axis)};
+    return Repeat(a, IntsArg(repeats), ax);
 }
 
 IndexBoundsMode IndexBoundsModeArg(const std::string& mode) {

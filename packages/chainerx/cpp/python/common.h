@@ -37,6 +37,12 @@ Shape ShapeArg(nb::handle shape);
 // None (all axes), an int or a sequence of ints.
 std::optional<Axes> AxesArg(nb::handle axis);
 std::optional<int8_t> AxisArg(nb::handle axis);
+// An int or a sequence of ints, as a vector.
+std::vector<int64_t> IntsArg(nb::handle obj);
+
+// repeat(a, repeats, axis): repeats is an int or a sequence of ints, axis an int or None.
+Array RepeatFromArgs(const Array& a, nb::handle repeats, nb::handle axis);
+
 // NumPy's take mode: 'raise', 'wrap' or 'clip' (ValueError otherwise).
 IndexBoundsMode IndexBoundsModeArg(const std::string& mode);
 // An int (repeated ndim times) or a sequence of ints, one per spatial axis; name is for errors.

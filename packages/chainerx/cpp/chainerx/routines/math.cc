@@ -244,6 +244,11 @@ void AddInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kAdd, 
 void SubtractInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kSubtract, "-=", a, b); }
 void MultiplyInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kMultiply, "*=", a, b); }
 void DivideInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kDivide, "/=", a, b, true); }
+void BitwiseAndInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kBitwiseAnd, "&=", a, b); }
+void BitwiseOrInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kBitwiseOr, "|=", a, b); }
+void BitwiseXorInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kBitwiseXor, "^=", a, b); }
+void LeftShiftInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kLeftShift, "<<=", a, b); }
+void RightShiftInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kRightShift, ">>=", a, b); }
 }  // namespace internal
 
 Array Clip(const Array& a, const std::optional<Scalar>& a_min, const std::optional<Scalar>& a_max) {

@@ -73,6 +73,11 @@ void AddInplace(const Array& a, const Array& b);
 void SubtractInplace(const Array& a, const Array& b);
 void MultiplyInplace(const Array& a, const Array& b);
 void DivideInplace(const Array& a, const Array& b);
+void BitwiseAndInplace(const Array& a, const Array& b);
+void BitwiseOrInplace(const Array& a, const Array& b);
+void BitwiseXorInplace(const Array& a, const Array& b);
+void LeftShiftInplace(const Array& a, const Array& b);
+void RightShiftInplace(const Array& a, const Array& b);
 }  // namespace internal
 
 }  // namespace chainerx
