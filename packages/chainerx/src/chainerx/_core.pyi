@@ -754,6 +754,12 @@ def exp(x: object) -> ndarray:
 def expm1(x: object) -> ndarray:
     """exp(x) - 1, element-wise."""
 
+def exp2(x: object) -> ndarray:
+    """2 ** x, element-wise."""
+
+def erf(x: object) -> ndarray:
+    """The error function, element-wise."""
+
 def log(x: object) -> ndarray:
     """Natural logarithm, element-wise."""
 

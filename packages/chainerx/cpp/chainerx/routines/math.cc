@@ -177,6 +177,9 @@ CHAINERX_DEFINE_UNARY(Square, UnaryOp::kSquare, false, false, Multiply(gy, Multi
 CHAINERX_DEFINE_UNARY(Reciprocal, UnaryOp::kReciprocal, false, true, Negative(Multiply(gy, Square(y))))
 CHAINERX_DEFINE_UNARY(Exp, UnaryOp::kExp, true, true, Multiply(gy, y))
 CHAINERX_DEFINE_UNARY(Expm1, UnaryOp::kExpm1, true, true, Multiply(gy, Add(y, Scalar{1})))
+CHAINERX_DEFINE_UNARY(Exp2, UnaryOp::kExp2, true, true, Multiply(gy, Multiply(y, Scalar{std::log(2.0)})))
+CHAINERX_DEFINE_UNARY(Erf, UnaryOp::kErf, true, false,
+                      Multiply(gy, Multiply(Exp(Negative(Square(x))), Scalar{2.0 / std::sqrt(3.14159265358979323846)})))
 CHAINERX_DEFINE_UNARY(Log, UnaryOp::kLog, true, false, Divide(gy, x))
 CHAINERX_DEFINE_UNARY(Log10, UnaryOp::kLog10, true, false, Divide(gy, Multiply(x, Scalar{std::log(10.0)})))
 CHAINERX_DEFINE_UNARY(Log2, UnaryOp::kLog2, true, false, Divide(gy, Multiply(x, Scalar{std::log(2.0)})))

@@ -42,6 +42,8 @@ Array Reciprocal(const Array& x);
 Array Invert(const Array& x);
 Array Exp(const Array& x);
 Array Expm1(const Array& x);
+Array Exp2(const Array& x);
+Array Erf(const Array& x);
 Array Log(const Array& x);
 Array Log10(const Array& x);
 Array Log2(const Array& x);
