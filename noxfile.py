@@ -390,8 +390,9 @@ CONFORMANCE_SAMPLE_ENV = "CHAINER_CONFORMANCE_SAMPLE"
 # full suite ran in 2.3 minutes (plus about 3 for the wheels), so every 2nd file leaves room
 # for the suite to slow down as more of it passes.
 CONFORMANCE_CI_SAMPLE = 2
-# chainerx_tests has few, very parametrized files (39 files, ~150,000 CPU cases); every 10th
-# file (4 files, ~28,000 cases) took 12 minutes on a busy 2-core machine.
+# chainerx_tests has few, very parametrized files (39 files, ~143,000 CPU cases); every 10th
+# file (4 files, ~28,000 cases) ran in 28 s on 2 quiet cores (5-12 minutes on busy ones), all
+# of them in 5-10 minutes with two shards.
 CONFORMANCE_CHAINERX_CI_SAMPLE = 10
 CONFORMANCE_CHAINERX_MARKER = "not slow and not gpu and not cudnn and not cuda and not ideep"
 CONFORMANCE_MARKER = f"{CONFORMANCE_CHAINERX_MARKER} and not chainerx"
