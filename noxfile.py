@@ -451,9 +451,12 @@ CONFORMANCE_SAMPLE_ENV = "CHAINER_CONFORMANCE_SAMPLE"
 # full suite ran in 2.3 minutes (plus about 3 for the wheels), so every 2nd file leaves room
 # for the suite to slow down as more of it passes.
 CONFORMANCE_CI_SAMPLE = 2
-CONFORMANCE_MARKER = (
-    "not slow and not gpu and not cudnn and not cuda and not ideep and not chainerx"
-)
+# chainerx_tests has few, very parametrized files (39 files, ~143,000 CPU cases); every 10th
+# file (4 files, ~28,000 cases) ran in 28 s on 2 quiet cores (5-12 minutes on busy ones), all
+# of them in 5-10 minutes with two shards.
+CONFORMANCE_CHAINERX_CI_SAMPLE = 10
+CONFORMANCE_CHAINERX_MARKER = "not slow and not gpu and not cudnn and not cuda and not ideep"
+CONFORMANCE_MARKER = f"{CONFORMANCE_CHAINERX_MARKER} and not chainerx"
 CONFORMANCE_REQUIREMENTS = (
     "numpy==1.26.4",
     "pytest==7.4.4",
@@ -467,12 +470,12 @@ CONFORMANCE_REQUIREMENTS = (
 )
 
 
-def _conformance_args(session: nox.Session) -> tuple[int, bool]:
+def _conformance_args(session: nox.Session, ci_sample: int) -> tuple[int, bool]:
     """``(sample, record)`` from ``-- [--sample K] [--record]`` or $CHAINER_CONFORMANCE_SAMPLE."""
     args = list(session.posargs)
     record = "--record" in args
     args = [a for a in args if a != "--record"]
-    sample_text = os.environ.get(CONFORMANCE_SAMPLE_ENV, str(CONFORMANCE_CI_SAMPLE))
+    sample_text = os.environ.get(CONFORMANCE_SAMPLE_ENV, str(ci_sample))
     if args[:1] == ["--sample"] and len(args) == 2:
         sample_text = args[1]
     elif args:
@@ -482,14 +485,20 @@ def _conformance_args(session: nox.Session) -> tuple[int, bool]:
     return int(sample_text), record
 
 
-@nox.session(python=DEFAULT_PYTHON)
-def conformance(session: nox.Session) -> None:
-    """Chainer v7's own tests (non-ChainerX cases) on our wheels and NumPy 1.26, ratcheted.
+def _run_conformance(
+    session: nox.Session,
+    areas: list[str],
+    marker: str,
+    pytest_args: list[str],
+    baseline: pathlib.Path,
+    label: str,
+    ci_sample: int = CONFORMANCE_CI_SAMPLE,
+    pythonpath: str = "",
+) -> None:
+    """Run ``areas`` of v7's suite on our wheels; print the table and check (or record) floors.
 
-    Runs every K-th test file of each ``chainer_tests`` area and ``chainer_core`` (K from
-    ``-- --sample K``, else $CHAINER_CONFORMANCE_SAMPLE, else the CI sample), prints the
-    per-area table and fails when an area passes fewer cases than ci/conformance-baseline.json
-    records for K. ``-- --record`` writes this run's passes as the new floors instead.
+    K comes from ``-- --sample K``, else $CHAINER_CONFORMANCE_SAMPLE, else the CI sample;
+    ``-- --record`` writes this run's passes as the new floors of ``baseline`` instead.
     """
     runner = CONFORMANCE / "run.sh"
     if not runner.is_file():
@@ -499,13 +508,9 @@ def conformance(session: nox.Session) -> None:
             f"the conformance suite is missing: expected {runner} (Chainer v7's tests in "
             "../shared/conformance beside this checkout, or set $CHAINER_CONFORMANCE_DIR)"
         )
-    sample, record = _conformance_args(session)
+    sample, record = _conformance_args(session, ci_sample)
     dists = ["chainer-core", "chainer-links", "chainer-training", "chainerx"]
     session.install(*_build_wheels(session, dists), *CONFORMANCE_REQUIREMENTS)
-    suite = CONFORMANCE / "chainer-v7" / "tests"
-    areas = ["chainer_core"] + sorted(
-        f"chainer_tests/{d.name}" for d in (suite / "chainer_tests").iterdir() if d.is_dir()
-    )
     out = pathlib.Path(session.create_tmp()) / "conformance"
     shutil.rmtree(out, ignore_errors=True)
     python = os.path.join(session.bin, "python")
@@ -519,19 +524,69 @@ def conformance(session: nox.Session) -> None:
         "--jobs",
         str(os.cpu_count() or 2),
         "--marker",
-        CONFORMANCE_MARKER,
+        marker,
         "--out",
         str(out),
         *areas,
         "--",
         "--tb=native",
-        "-k",
-        "not use_chainerx_true",
-        env={"PYTHON": python, "PYTHONPATH": ""},
+        *pytest_args,
+        env={"PYTHON": python, "PYTHONPATH": pythonpath},
         external=True,
     )
-    command = "record" if record else "check"
-    session.run("python", str(ROOT / "ci" / "conformance.py"), command, str(out / "summary.json"))
+    session.run(
+        "python",
+        str(ROOT / "ci" / "conformance.py"),
+        "record" if record else "check",
+        str(out / "summary.json"),
+        "--baseline",
+        str(baseline),
+        "--label",
+        label,
+    )
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def conformance(session: nox.Session) -> None:
+    """Chainer v7's own tests (non-ChainerX cases) on our wheels and NumPy 1.26, ratcheted.
+
+    Runs every K-th test file of each ``chainer_tests`` area and ``chainer_core`` (K from
+    ``-- --sample K``, else $CHAINER_CONFORMANCE_SAMPLE, else the CI sample), prints the
+    per-area table and fails when an area passes fewer cases than ci/conformance-baseline.json
+    records for K. ``-- --record`` writes this run's passes as the new floors instead.
+    """
+    suite = CONFORMANCE / "chainer-v7" / "tests"
+    areas = ["chainer_core"] + sorted(
+        f"chainer_tests/{d.name}" for d in (suite / "chainer_tests").iterdir() if d.is_dir()
+    )
+    _run_conformance(
+        session,
+        areas,
+        CONFORMANCE_MARKER,
+        ["-k", "not use_chainerx_true"],
+        ROOT / "ci" / "conformance-baseline.json",
+        "non-ChainerX cases",
+    )
+
+
+@nox.session(name="conformance-chainerx", python=DEFAULT_PYTHON)
+def conformance_chainerx(session: nox.Session) -> None:
+    """v7's own ``chainerx_tests`` (CPU cases) on our chainerx wheel and NumPy 1.26, ratcheted.
+
+    Every K-th test file as in ``conformance`` (``-- --sample 1`` runs all of them), floors in
+    ci/conformance-baseline-chainerx.json. The plugin ci/conformance_v7_private.py supplies, in
+    the test process only, the private names that the suite's helpers use (see its docstring).
+    """
+    _run_conformance(
+        session,
+        ["chainerx_tests"],
+        CONFORMANCE_CHAINERX_MARKER,
+        ["-p", "conformance_v7_private"],
+        ROOT / "ci" / "conformance-baseline-chainerx.json",
+        "chainerx_tests, CPU cases",
+        ci_sample=CONFORMANCE_CHAINERX_CI_SAMPLE,
+        pythonpath=str(ROOT / "ci"),
+    )
 
 
 @nox.session(python=DEFAULT_PYTHON)

@@ -97,12 +97,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("command", choices=("check", "record"))
     parser.add_argument("summary", type=pathlib.Path, help="summary.json of the runner")
     parser.add_argument("--baseline", type=pathlib.Path, default=BASELINE)
+    parser.add_argument("--label", default="non-ChainerX cases", help="what the run counted")
     args = parser.parse_args(argv)
     summary = json.loads(args.summary.read_text())
     counts = area_counts(summary)
     sample = int(summary.get("sample", 1))
     baseline = json.loads(args.baseline.read_text()) if args.baseline.exists() else {}
-    print(f"Chainer v7 conformance, every {sample}. test file, non-ChainerX cases:")
+    print(f"Chainer v7 conformance, every {sample}. test file, {args.label}:")
     print(format_table(counts))
     if args.command == "record":
         write_json_atomically(args.baseline, record(counts, baseline, sample))

@@ -96,3 +96,14 @@ def test_main_check_fails_below_the_floor_and_record_sets_it(tmp_path, capsys):
     assert conformance.main(["record", str(summary), "--baseline", str(baseline)]) == 0
     assert json.loads(baseline.read_text()) == {"5": {"a": 1}}
     assert conformance.main(["check", str(summary), "--baseline", str(baseline)]) == 0
+
+
+def test_main_prints_the_label_of_what_was_counted(tmp_path, capsys):
+    summary = tmp_path / "summary.json"
+    summary.write_text(json.dumps(_summary(10, chainerx_tests=7)))
+    baseline = tmp_path / "baseline.json"
+    assert conformance.main(["record", str(summary), "--baseline", str(baseline)]) == 0
+    assert "every 10. test file, non-ChainerX cases:" in capsys.readouterr().out
+    args = ["check", str(summary), "--baseline", str(baseline), "--label", "chainerx_tests"]
+    assert conformance.main(args) == 0
+    assert "every 10. test file, chainerx_tests:" in capsys.readouterr().out

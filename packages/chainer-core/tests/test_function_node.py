@@ -449,6 +449,40 @@ def test_chainerx_arrays_run_through_the_fallback_device():
     numpy.testing.assert_allclose(backend.CpuDevice().send(x.grad), [3.0, 5.0, 7.0])
 
 
+@pytest.mark.chainerx
+def test_forward_chainerx_without_backward_is_differentiated_by_chainerx():
+    from chainer.backends import _chainerx
+
+    if not _chainerx.is_available():
+        pytest.skip("needs the chainerx package with its ndarray")
+    import chainerx
+
+    class TanhScaleAndMax(FunctionNode):  # v7's ChainerX op tests wrap routines like this
+        def forward_chainerx(self, inputs):
+            x, w, index = inputs
+            return chainerx.tanh(x) * w, chainerx.amax(x * x).reshape(1)[index]
+
+    rng = numpy.random.default_rng(0)
+    x, w, gy0, ggx, ggw = (chainerx.array(rng.uniform(-1, 1, (2, 3))) for _ in range(5))
+    index = chainerx.array(numpy.array([0, 0]))
+    gy1 = chainerx.array(rng.uniform(-1, 1, (2,)))
+
+    def f(x, w):
+        return TanhScaleAndMax().apply((x, w, index))
+
+    gradient_check.check_backward(f, (x, w), (gy0, gy1))
+    gradient_check.check_double_backward(f, (x, w), (gy0, gy1), (ggx, ggw))
+    xv, wv = Variable(x), Variable(w)
+    y0, _ = f(xv, wv)  # the second output gets no gradient: zeros stand in for it
+    y0.grad = chainerx.ones_like(y0.array)
+    y0.backward()
+    x_np = chainerx.to_numpy(x)
+    numpy.testing.assert_allclose(
+        chainerx.to_numpy(xv.grad), (1 - numpy.tanh(x_np) ** 2) * chainerx.to_numpy(w)
+    )
+    numpy.testing.assert_allclose(chainerx.to_numpy(wv.grad), numpy.tanh(x_np))
+
+
 def test_a_none_input_reaches_forward_and_gets_no_gradient():
     class FirstOrZero(FunctionNode):
         def forward(self, inputs):

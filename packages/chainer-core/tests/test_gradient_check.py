@@ -42,6 +42,24 @@ def test_y_grad_none_needs_single_element_outputs():
     gradient_check.check_backward(lambda a: a * a, _f32(2), None)
 
 
+def test_double_backward_of_an_integer_function_checks_nothing_and_passes():
+    # v7's defaults: integer inputs, and the y_grads of integer outputs, get no gradient.
+    x = numpy.array([3, 1, 2], numpy.int32)
+    gy = numpy.ones(3, numpy.int32)
+    gradient_check.check_double_backward(lambda a: a * 2, x, gy, numpy.ones(3, numpy.int32))
+
+
+def test_double_backward_takes_integer_y_grads_beside_float_ones():
+    x = _f32(1, 2, 3)
+
+    def square_and_count(a):
+        return a * a, chainer.Variable((a.array > 1).astype(numpy.int32), requires_grad=False)
+
+    gx = numpy.ones(3, numpy.float32)
+    y_grads = (_f32(0.5, 1, 2), numpy.ones(3, numpy.int32))
+    gradient_check.check_double_backward(square_and_count, x, y_grads, gx, dtype=numpy.float64)
+
+
 def test_a_gradient_computed_for_a_no_grads_input_is_an_error():
     def f(a, b):
         return (a + b,)

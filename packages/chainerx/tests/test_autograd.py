@@ -217,3 +217,15 @@ def test_float32_inputs_get_float32_gradients_through_mixed_dtypes():
     y = (x * chainerx.array([1.0, 1.0])).sum()  # promoted to float64
     y.backward()
     assert x.grad.dtype == numpy.float32
+
+
+def test_is_backprop_required_for_any_graph():
+    x = chainerx.array([1.0, 2.0])
+    assert not x.is_backprop_required(chainerx.anygraph)
+    with chainerx.backprop_scope("other") as other:
+        x.require_grad(other)
+        assert not x.is_backprop_required()
+        assert x.is_backprop_required(chainerx.anygraph)
+        with chainerx.no_backprop_mode(other):
+            assert not x.is_backprop_required(chainerx.anygraph)
+    assert repr(chainerx.anygraph) == "chainerx.anygraph"

@@ -68,3 +68,25 @@ def test_context_objects():
     device = context.get_device("native:0")
     assert device is not chainerx.get_device("native:0")
     assert device.context is context
+
+
+def test_device_scope_closed_by_hand_and_by_exception():
+    scope = chainerx.using_device("native:1")
+    assert isinstance(scope, chainerx.DeviceScope)
+    assert scope.__enter__().name == "native:1"
+    assert chainerx.get_default_device().name == "native:1"
+    scope.__exit__()  # v7's conftest closes scopes without exception arguments
+    assert chainerx.get_default_device().name == "native:0"
+    with pytest.raises(KeyError):
+        with chainerx.DeviceScope(chainerx.get_device("native:2")):
+            raise KeyError("inside")
+    assert chainerx.get_default_device().name == "native:0"
+    with pytest.raises(RuntimeError, match="exited without being entered"):
+        scope.__exit__()
+
+
+def test_get_device_none_is_the_default_device():
+    assert chainerx.get_device(None) is chainerx.get_default_device()
+    assert chainerx.get_device() is chainerx.get_default_device()
+    with chainerx.using_device("native:1"):
+        assert chainerx.get_device(None).name == "native:1"

@@ -18,6 +18,36 @@ def test_take(axis, indices, dtype, make_input, layout):
     chainerx.testing.assert_array_equal_ex(got, numpy.take(a_np, idx, axis), strides_check=False)
 
 
+@pytest.mark.parametrize("mode", ["wrap", "clip"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_take_modes_match_numpy(mode, axis):
+    a_np = numpy.arange(6.0).reshape(2, 3)
+    indices = [[0, -1], [4, -7]]
+    a = chainerx.array(a_np).require_grad()
+    got = chainerx.take(a, indices, axis, mode=mode)
+    numpy.testing.assert_array_equal(
+        chainerx.to_numpy(got), numpy.take(a_np, indices, axis, mode=mode)
+    )
+    method = a.take(numpy.array(indices, "int8"), axis, mode=mode)
+    numpy.testing.assert_array_equal(chainerx.to_numpy(method), chainerx.to_numpy(got))
+    got.sum().backward()
+    # Each element's gradient counts how often the mode picked it.
+    positions = numpy.arange(a_np.size).reshape(a_np.shape)
+    picked = numpy.take(positions, indices, axis, mode=mode).ravel()
+    expected_grad = numpy.bincount(picked, minlength=a_np.size).reshape(a_np.shape)
+    numpy.testing.assert_array_equal(chainerx.to_numpy(a.grad), expected_grad)
+
+
+def test_take_mode_errors():
+    a = chainerx.zeros((2, 3))
+    with pytest.raises(ValueError, match="mode must be one of 'raise', 'wrap' or 'clip', got 'x'"):
+        chainerx.take(a, [0], 0, mode="x")
+    with pytest.raises(IndexError, match="index 2 is out of bounds"):
+        chainerx.take(a, [2], 0, mode="raise")
+    with pytest.raises(IndexError, match="empty axis"):
+        chainerx.take(chainerx.zeros((0,)), [1], 0, mode="wrap")
+
+
 def test_take_errors():
     a = chainerx.zeros((2, 3))
     with pytest.raises(IndexError, match="index 3 is out of bounds for axis 1 with size 3"):

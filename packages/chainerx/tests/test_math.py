@@ -14,6 +14,7 @@ SHAPES = [(), (0,), (3,), (2, 3), (2, 0, 4), (2, 3, 4)]
 UNARY_FLOAT = {
     "exp": (-3, 3),
     "expm1": (-3, 3),
+    "exp2": (-3, 3),
     "log": (0.1, 5),
     "log10": (0.1, 5),
     "log2": (0.1, 5),
@@ -219,6 +220,8 @@ def test_bool_subtract_is_refused():
 
 GRADIENT_CASES = {
     "exp": (chainerx.exp, (-1, 1)),
+    "exp2": (chainerx.exp2, (-1, 1)),
+    "erf": (chainerx.erf, (-1.5, 1.5)),
     "log": (chainerx.log, (0.5, 2)),
     "sqrt": (chainerx.sqrt, (0.5, 2)),
     "tanh": (chainerx.tanh, (-1, 1)),
@@ -230,6 +233,16 @@ GRADIENT_CASES = {
     "log1p": (chainerx.log1p, (0, 1)),
     "abs": (chainerx.absolute, (0.2, 1)),
 }
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_erf_matches_the_math_module(dtype):
+    x_np = numpy.linspace(-3, 3, 13).astype(dtype)
+    y = chainerx.erf(chainerx.array(x_np))
+    assert y.dtype == numpy.dtype(dtype)
+    expected = numpy.array([math.erf(v) for v in x_np.astype("float64")])
+    rtol = 1e-3 if dtype == "float16" else 1e-6
+    numpy.testing.assert_allclose(chainerx.to_numpy(y), expected, rtol=rtol, atol=rtol)
 
 
 @pytest.mark.parametrize("name", sorted(GRADIENT_CASES))

@@ -61,6 +61,20 @@ def test_wrapping_a_non_contiguous_numpy_view_keeps_its_strides():
     numpy.testing.assert_array_equal(chainerx.to_numpy(a), view)
 
 
+@pytest.mark.parametrize("shape", [(0,), (2, 0, 3)])
+def test_wrapping_an_empty_numpy_array_keeps_numpys_strides(shape):
+    empty = numpy.zeros(shape, "float32")
+    assert chainerx.array(empty, copy=False).strides == empty.strides
+
+
+def test_wrapping_keeps_numpys_strides_on_length_one_axes():
+    buffer = numpy.arange(10, dtype="float32")
+    padded = numpy.lib.stride_tricks.as_strided(buffer, (1, 2, 1), (32, 8, 4))
+    a = chainerx.array(padded, copy=False)
+    assert a.strides == (32, 8, 4)
+    numpy.testing.assert_array_equal(chainerx.to_numpy(a), padded)
+
+
 def test_copy_is_contiguous_and_independent():
     a_np = numpy.arange(6.0).reshape(2, 3)
     a = chainerx.array(a_np)
@@ -197,6 +211,29 @@ def test_inplace_operators_write_into_memory():
         match=r"operand of shape \(3, 2\) cannot be broadcast into an array of shape \(2,\)",
     ):
         i += chainerx.zeros((3, 2), "int32")
+
+
+@pytest.mark.parametrize("op", ["__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"])
+def test_inplace_bitwise_and_shift_operators_match_numpy(op):
+    a_np = numpy.array([[3, 12, 7], [1, 0, 5]], "int16")
+    other = numpy.array([1, 2, 3], "int8")  # broadcast and cast into a's dtype
+    expected = getattr(a_np.copy(), op)(other)
+    a = chainerx.array(a_np)
+    ptr = a.data_ptr
+    result = getattr(a, op)(chainerx.array(other))
+    assert result is a and a.data_ptr == ptr and a.dtype == numpy.int16
+    numpy.testing.assert_array_equal(chainerx.to_numpy(a), expected)
+    getattr(a, op)(2)  # a Python int operand
+    numpy.testing.assert_array_equal(chainerx.to_numpy(a), getattr(expected, op)(2))
+    with pytest.raises(chainerx.DtypeError):
+        getattr(chainerx.zeros((2,)), op)(chainerx.zeros((2,)))
+
+
+@pytest.mark.parametrize("repeats,axis", [(2, None), (2, 1), ([1, 3], 0)])
+def test_repeat_method_is_the_routine(repeats, axis):
+    a_np = numpy.arange(6.0).reshape(2, 3)
+    got = chainerx.array(a_np).repeat(repeats, axis)
+    numpy.testing.assert_array_equal(chainerx.to_numpy(got), a_np.repeat(repeats, axis))
 
 
 def test_inplace_on_graph_array_is_refused_but_allowed_on_grad_stopped_view():

@@ -69,6 +69,8 @@ class FunctionNode:
     lazy_grad_sum = False
     is_elementwise = False
     chainerx_device = None
+    # (shape, dtype, device) of each output when forward_chainerx ran on ChainerX's graph.
+    _chainerx_outputs = None
     _input_indexes_to_retain = None
     _output_indexes_to_retain = None
     _retained_output_data = None
@@ -189,7 +191,9 @@ class FunctionNode:
             hook.forward_preprocess(self, in_data)
 
         if in_data and type(in_data[0]) is not _ndarray and is_chainerx_array(in_data[0]):
-            outputs = self._forward_chainerx_or_fallback(in_data)
+            outputs = self._forward_chainerx_or_fallback(
+                in_data, requires_grad and config.enable_backprop
+            )
         else:
             outputs = self.forward(in_data)
         if type(outputs) is not tuple:
@@ -215,8 +219,14 @@ class FunctionNode:
             return self._record(inputs, in_data, outputs)
         return tuple([_new_variable(y, requires_grad) for y in outputs])
 
-    def _forward_chainerx_or_fallback(self, in_data: tuple) -> tuple:
-        outputs = self.forward_chainerx(in_data)
+    def _forward_chainerx_or_fallback(self, in_data: tuple, records: bool) -> tuple:
+        if records and type(self).backward is FunctionNode.backward:
+            # No backward of its own: ChainerX differentiates what forward_chainerx computes.
+            from chainer import _chainerx_autograd
+
+            outputs = _chainerx_autograd.record_forward(self, in_data)
+        else:
+            outputs = self.forward_chainerx(in_data)
         if outputs is not Fallback:
             return outputs
         from chainer import backend
@@ -367,6 +377,10 @@ class FunctionNode:
         Returns:
             A tuple with one gradient (or ``None``) per input, or per target index.
         """
+        if self._chainerx_outputs is not None:  # forward_chainerx ran on ChainerX's graph
+            from chainer import _chainerx_autograd
+
+            return _chainerx_autograd.backward(self, target_input_indexes, grad_outputs)
         return (None,) * len(target_input_indexes)
 
     def backward_accumulate(self, target_input_indexes, grad_outputs, grad_inputs) -> tuple:

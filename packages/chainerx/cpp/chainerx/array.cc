@@ -70,6 +70,12 @@ bool Array::IsBackpropRequired(const std::optional<BackpropId>& backprop_id) con
     return body_->FindGraph(id) != nullptr && IsBackpropEnabled(id);
 }
 
+bool Array::IsBackpropRequired(AnyGraph) const {
+    return std::any_of(body_->graphs.begin(), body_->graphs.end(), [](const ArrayBody::GraphEntry& entry) {
+        return IsBackpropEnabled(entry.node->backprop_id());
+    });
+}
+
 namespace {
 
 ArrayBody::GraphEntry& GraphEntryOrThrow(const Array& a, const std::optional<BackpropId>& backprop_id) {

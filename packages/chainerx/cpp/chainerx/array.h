@@ -17,6 +17,9 @@ namespace chainerx {
 
 class ArrayIndex;  // array_index.h (it holds Arrays, so it includes this header)
 
+// Selects every graph an array is in (`chainerx.anygraph` in Python).
+struct AnyGraph {};
+
 enum class DoubleBackpropOption : bool { kDisable = false, kEnable = true };
 
 // A handle to an N-dimensional array on some device. Copies of a handle share the array;
@@ -48,6 +51,8 @@ public:
     bool IsGradRequired(const std::optional<BackpropId>& backprop_id = std::nullopt) const;
     // Grad is required and the current backprop mode records graphs for this id.
     bool IsBackpropRequired(const std::optional<BackpropId>& backprop_id = std::nullopt) const;
+    // The same for at least one of the graphs the array is in.
+    bool IsBackpropRequired(AnyGraph) const;
     // Throws ChainerxError when the array is not in that graph.
     std::optional<Array> GetGrad(const std::optional<BackpropId>& backprop_id = std::nullopt) const;
     void SetGrad(const Array& grad, const std::optional<BackpropId>& backprop_id = std::nullopt) const;

@@ -170,6 +170,9 @@ std::optional<BackpropId> BackpropIdArg(nb::handle id) {
 }  // namespace
 
 void InitArray(nb::module_& m) {
+    nb::class_<AnyGraph>(m, "AnyGraph", "The type of chainerx.anygraph: selects every graph an array is in.")
+            .def("__repr__", [](const AnyGraph&) { return "chainerx.anygraph"; });
+    m.attr("anygraph") = AnyGraph{};
     nb::class_<Array> c{m, "ndarray", nb::type_slots(g_array_slots),
                         "An N-dimensional array on a ChainerX device, with autograd.\n\n"
                         "Create arrays with chainerx.array, chainerx.zeros, ...; mark inputs with\n"
@@ -225,8 +228,11 @@ void InitArray(nb::module_& m) {
           "Marks the array as an input of the graph (default graph unless backprop_id); returns self.");
     c.def("is_grad_required", [](const Array& a, nb::handle id) { return a.IsGradRequired(BackpropIdArg(id)); },
           nb::arg("backprop_id") = nb::none(), "Whether the array is in the graph.");
-    c.def("is_backprop_required", [](const Array& a, nb::handle id) { return a.IsBackpropRequired(BackpropIdArg(id)); },
-          nb::arg("backprop_id") = nb::none(), "Whether the array is in the graph and that graph records now.");
+    c.def("is_backprop_required", [](const Array& a, nb::handle id) {
+        if (nb::isinstance<AnyGraph>(id)) return a.IsBackpropRequired(AnyGraph{});
+        return a.IsBackpropRequired(BackpropIdArg(id));
+    }, nb::arg("backprop_id") = nb::none(),
+          "Whether the array is in the graph (any graph with chainerx.anygraph) and that graph records now.");
     c.def("get_grad", [](const Array& a, nb::handle id) { return a.GetGrad(BackpropIdArg(id)); },
           nb::arg("backprop_id") = nb::none(), "The gradient, or None if none was computed.");
     c.def("set_grad", [](const Array& a, std::optional<Array> grad, nb::handle id) {
@@ -287,9 +293,10 @@ void InitArray(nb::module_& m) {
         internal::CheckNoGraphForInplace(a, "fill");
         a.device().backend().CallKernel<FillKernel>(a, ScalarArg(value));
     }, nb::arg("value"), "Sets every element to value.");
-    c.def("take", [](const Array& a, nb::handle indices, nb::handle axis) {
-        return Take(a, ArrayArg(indices, &a.device()), AxisArg(axis));
-    }, nb::arg("indices"), nb::arg("axis") = nb::none());
+    c.def("take", [](const Array& a, nb::handle indices, nb::handle axis, const std::string& mode) {
+        return Take(a, ArrayArg(indices, &a.device()), AxisArg(axis), IndexBoundsModeArg(mode));
+    }, nb::arg("indices"), nb::arg("axis") = nb::none(), nb::arg("mode") = "raise");
+    c.def("repeat", &RepeatFromArgs, nb::arg("repeats"), nb::arg("axis") = nb::none(), "Repeats elements (chainerx.repeat).");
     c.def("dot", [](const Array& a, const Array& b) { return Dot(a, b); });
     c.def("clip", [](const Array& a, nb::handle lo, nb::handle hi) {
         return Clip(a, lo.is_none() ? std::nullopt : std::optional<Scalar>{ScalarArg(lo)},
@@ -346,6 +353,11 @@ void InitArray(nb::module_& m) {
     c.def("__isub__", &InplaceOperator<internal::SubtractInplace>, nb::rv_policy::none);
     c.def("__imul__", &InplaceOperator<internal::MultiplyInplace>, nb::rv_policy::none);
     c.def("__itruediv__", &InplaceOperator<internal::DivideInplace>, nb::rv_policy::none);
+    c.def("__iand__", &InplaceOperator<internal::BitwiseAndInplace>, nb::rv_policy::none);
+    c.def("__ior__", &InplaceOperator<internal::BitwiseOrInplace>, nb::rv_policy::none);
+    c.def("__ixor__", &InplaceOperator<internal::BitwiseXorInplace>, nb::rv_policy::none);
+    c.def("__ilshift__", &InplaceOperator<internal::LeftShiftInplace>, nb::rv_policy::none);
+    c.def("__irshift__", &InplaceOperator<internal::RightShiftInplace>, nb::rv_policy::none);
     c.def("__eq__", &BinaryOperator<CX_BINOP(Equal)>);
     c.def("__ne__", &BinaryOperator<CX_BINOP(NotEqual)>);
     c.def("__gt__", &BinaryOperator<CX_BINOP(Greater)>);

@@ -2,6 +2,7 @@
 
 #include <Python.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -10,6 +11,7 @@
 #include "chainerx/context.h"
 #include "chainerx/error.h"
 #include "chainerx/routines/creation.h"
+#include "chainerx/routines/manipulation.h"
 #include "chainerx/routines/util.h"
 
 namespace chainerx {
@@ -117,6 +119,28 @@ std::optional<Axes> AxesArg(nb::handle axis) {
     return axes;
 }
 
+std::vector<int64_t> IntsArg(nb::handle obj) {
+    std::vector<int64_t> values;
+    if (PyLong_Check(obj.ptr())) {
+        values.push_back(nb::cast<int64_t>(obj));
+    } else {
+        for (int64_t v : ShapeArg(obj)) values.push_back(v);
+    }
+    return values;
+}
+
+Array RepeatFromArgs(const Array& a, nb::handle repeats, nb::handle axis) {
+    std::optional<int64_t> ax = axis.is_none() ? std::nullopt : std::optional<int64_t>{nb::cast<int64_t>(axis)};
+    return Repeat(a, IntsArg(repeats), ax);
+}
+
+IndexBoundsMode IndexBoundsModeArg(const std::string& mode) {
+    if (mode == "raise") return IndexBoundsMode::kRaise;
+    if (mode == "wrap") return IndexBoundsMode::kWrap;
+    if (mode == "clip") return IndexBoundsMode::kClip;
+    throw nb::value_error(("mode must be one of 'raise', 'wrap' or 'clip', got '" + mode + "'").c_str());
+}
+
 std::optional<int8_t> AxisArg(nb::handle axis) {
     if (axis.is_none()) return std::nullopt;
     int64_t a;
@@ -200,6 +224,14 @@ Array ArrayFromBuffer(nb::handle obj, Device& device) {
     } catch (...) {
         PyBuffer_Release(view.get());
         throw;
+    }
+    // The buffer protocol reports C-contiguous strides along axes of length 0 or 1; NumPy's own
+    // may differ there (0 on every axis of an empty array, any stride on a length-1 axis), and
+    // an array wrapped without a copy keeps NumPy's.
+    bool has_short_axis = std::any_of(shape.begin(), shape.end(), [](int64_t dim) { return dim <= 1; });
+    if (has_short_axis && nb::hasattr(obj, "strides")) {
+        int axis = 0;
+        for (nb::handle stride : obj.attr("strides")) strides[axis++] = nb::cast<int64_t>(stride);
     }
     void* data = view->buf;
     // The Array owns the buffer view; releasing it may run Python code, so take the GIL.

@@ -2,6 +2,7 @@
 
 // Conversions between Python objects and ChainerX values, shared by the binding files.
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nanobind/nanobind.h>
@@ -10,6 +11,7 @@
 #include "chainerx/array_index.h"
 #include "chainerx/device.h"
 #include "chainerx/dtype.h"
+#include "chainerx/routines/indexing.h"
 #include "chainerx/scalar.h"
 #include "chainerx/shape.h"
 
@@ -35,6 +37,14 @@ Shape ShapeArg(nb::handle shape);
 // None (all axes), an int or a sequence of ints.
 std::optional<Axes> AxesArg(nb::handle axis);
 std::optional<int8_t> AxisArg(nb::handle axis);
+// An int or a sequence of ints, as a vector.
+std::vector<int64_t> IntsArg(nb::handle obj);
+
+// repeat(a, repeats, axis): repeats is an int or a sequence of ints, axis an int or None.
+Array RepeatFromArgs(const Array& a, nb::handle repeats, nb::handle axis);
+
+// NumPy's take mode: 'raise', 'wrap' or 'clip' (ValueError otherwise).
+IndexBoundsMode IndexBoundsModeArg(const std::string& mode);
 // An int (repeated ndim times) or a sequence of ints, one per spatial axis; name is for errors.
 Dims DimsArg(nb::handle dims, int ndim, const char* name);
 

@@ -42,8 +42,8 @@ void InitDevices(nb::module_& m) {
     m.def("get_device", [](nb::handle device, std::optional<int> index) -> Device& {
         if (index.has_value()) return GetDefaultContext().GetDevice(nb::cast<std::string>(device), *index);
         return DeviceArg(device);
-    }, nb::arg("device"), nb::arg("index") = nb::none(), nb::rv_policy::reference,
-          "get_device('native:0'), get_device('native', 0) or get_device(device).");
+    }, nb::arg("device").none() = nb::none(), nb::arg("index") = nb::none(), nb::rv_policy::reference,
+          "get_device('native:0'), get_device('native', 0), get_device(device), or get_device(None) for the default.");
     m.def("get_default_device", &GetDefaultDevice, nb::rv_policy::reference, "This thread's default device.");
     m.def("set_default_device", [](nb::handle device) { SetDefaultDevice(&DeviceArg(device)); }, nb::arg("device"),
           "Sets this thread's default device (a Device or a specifier such as 'native:1').");

@@ -87,6 +87,8 @@ void InitMathRoutines(nb::module_& m) {
     DefUnary<Invert>(m, "bitwise_not", "Compute bit-wise inversion, element-wise.");
     DefUnary<Exp>(m, "exp", "Numerical exponential, element-wise.");
     DefUnary<Expm1>(m, "expm1", "exp(x) - 1, element-wise.");
+    DefUnary<Exp2>(m, "exp2", "2 ** x, element-wise.");
+    DefUnary<Erf>(m, "erf", "The error function, element-wise.");
     DefUnary<Log>(m, "log", "Natural logarithm, element-wise.");
     DefUnary<Log10>(m, "log10", "Base 10 logarithm, element-wise.");
     DefUnary<Log2>(m, "log2", "Base 2 logarithm, element-wise.");

@@ -38,16 +38,6 @@ std::vector<Array> SplitArg(const Array& a, nb::handle sections_or_indices, int6
     return Split(a, indices, axis);
 }
 
-std::vector<int64_t> IntsArg(nb::handle obj) {
-    std::vector<int64_t> values;
-    if (PyLong_Check(obj.ptr())) {
-        values.push_back(nb::cast<int64_t>(obj));
-    } else {
-        for (int64_t v : ShapeArg(obj)) values.push_back(v);
-    }
-    return values;
-}
-
 void InitCreation(nb::module_& m) {
     m.def("array", &MakeArray, nb::arg("object"), nb::arg("dtype") = nb::none(), nb::arg("copy") = true,
           nb::arg("device") = nb::none(),
@@ -185,16 +175,15 @@ void InitManipulation(nb::module_& m) {
         if (a.ndim() < 3) throw DimensionError{"dsplit only works on arrays of 3 or more dimensions"};
         return ToList(SplitArg(a, s, 2));
     }, nb::arg("ary"), nb::arg("indices_or_sections"), "Split array into multiple sub-arrays along the 3rd axis (depth).");
-    m.def("repeat", [](const Array& a, nb::handle repeats, nb::handle axis) {
-        std::optional<int64_t> ax = axis.is_none() ? std::nullopt : std::optional<int64_t>{nb::cast<int64_t>(axis)};
-        return Repeat(a, IntsArg(repeats), ax);
-    }, nb::arg("a"), nb::arg("repeats"), nb::arg("axis") = nb::none(), "Constructs an array by repeating a given array.");
+    m.def("repeat", &RepeatFromArgs, nb::arg("a"), nb::arg("repeats"), nb::arg("axis") = nb::none(),
+          "Constructs an array by repeating a given array.");
 }
 
 void InitIndexingAndReductions(nb::module_& m) {
-    m.def("take", [](const Array& a, nb::handle indices, nb::handle axis) {
-        return Take(a, ArrayArg(indices, &a.device()), AxisArg(axis));
-    }, nb::arg("a"), nb::arg("indices"), nb::arg("axis") = nb::none(), "Takes elements from an array along an axis.");
+    m.def("take", [](const Array& a, nb::handle indices, nb::handle axis, const std::string& mode) {
+        return Take(a, ArrayArg(indices, &a.device()), AxisArg(axis), IndexBoundsModeArg(mode));
+    }, nb::arg("a"), nb::arg("indices"), nb::arg("axis") = nb::none(), nb::arg("mode") = "raise",
+          "Takes elements from an array along an axis (out-of-range indices: mode 'raise', 'wrap' or 'clip').");
     m.def("where", [](nb::handle condition, nb::handle x, nb::handle y) {
         Array cond = ArrayArg(condition);
         bool xs = IsScalar(x);

@@ -175,6 +175,19 @@ TEST(BackwardTest, NoBackpropModeStopsRecording) {
     EXPECT_TRUE(Exp(x).IsGradRequired());
 }
 
+TEST(BackwardTest, BackpropRequiredInAnyGraph) {
+    BackpropScope other{"other"};
+    Array x = MakeArray<double>(Shape{1}, {1});
+    EXPECT_FALSE(x.IsBackpropRequired(AnyGraph{}));
+    x.RequireGrad(other.GetBackpropId());
+    EXPECT_FALSE(x.IsBackpropRequired());
+    EXPECT_TRUE(x.IsBackpropRequired(AnyGraph{}));
+    {
+        NoBackpropModeScope scope{{other.GetBackpropId()}};
+        EXPECT_FALSE(x.IsBackpropRequired(AnyGraph{}));
+    }
+}
+
 TEST(BackwardTest, NoBackpropModeForOneGraphOnly) {
     BackpropScope other{"other"};
     Array x = MakeArray<double>(Shape{1}, {1}).RequireGrad().RequireGrad(other.GetBackpropId());

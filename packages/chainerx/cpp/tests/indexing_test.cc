@@ -121,6 +121,11 @@ TEST(IndexingTest, Take) {
     ExpectAllClose(Take(a, MakeArray<int32_t>(Shape{2}, {5, 0})), {5, 0});
     EXPECT_THROW(Take(a, MakeArray<int64_t>(Shape{1}, {3}), 0), IndexError);
     EXPECT_THROW(Take(a, MakeArray<double>(Shape{1}, {0}), 0), IndexError);
+    // NumPy's other modes: modulo the axis length, or clipped into it (negative indices too).
+    Array far = MakeArray<int64_t>(Shape{4}, {3, -4, 7, -1});
+    ExpectAllClose(Take(a, far, 0, IndexBoundsMode::kWrap), {0, 1, 4, 5, 2, 3, 4, 5});
+    ExpectAllClose(Take(a, far, 0, IndexBoundsMode::kClip), {4, 5, 0, 1, 4, 5, 0, 1});
+    EXPECT_THROW(Take(Zeros(Shape{0}, Dtype::kFloat32), far, 0, IndexBoundsMode::kWrap), IndexError);
     // Repeated indices accumulate their gradients.
     Array x = MakeArray<double>(Shape{3}, {1, 2, 3}).RequireGrad();
     Sum(Take(x, MakeArray<int64_t>(Shape{3}, {0, 0, 2}))).Backward();

@@ -14,6 +14,23 @@ every differentiable routine records a graph when an input requires gradients::
 import numpy as _numpy
 
 from chainerx import _core, linalg
+from chainerx._activation import clipped_relu, crelu, elu, leaky_relu, softplus
+from chainerx._constants import (
+    NAN,
+    NINF,
+    NZERO,
+    PINF,
+    PZERO,
+    Inf,
+    Infinity,
+    NaN,
+    e,
+    euler_gamma,
+    inf,
+    infty,
+    nan,
+    pi,
+)
 from chainerx._core import (
     Backend,
     BackendError,
@@ -36,6 +53,7 @@ from chainerx._core import (
     amax,
     amin,
     any,
+    anygraph,
     arange,
     arccos,
     arccosh,
@@ -78,7 +96,9 @@ from chainerx._core import (
     empty,
     empty_like,
     equal,
+    erf,
     exp,
+    exp2,
     expand_dims,
     expm1,
     eye,
@@ -126,12 +146,10 @@ from chainerx._core import (
     logsumexp,
     lstm,
     matmul,
-    max,
     max_pool,
     maximum,
     mean,
     meshgrid,
-    min,
     minimum,
     mod,
     moveaxis,
@@ -202,9 +220,14 @@ from chainerx._creation import (
     fromstring,
     loadtxt,
 )
-from chainerx._device import using_device
+from chainerx._device import DeviceScope, using_device
+from chainerx._nan_reductions import count_nonzero, nanargmax, nanargmin, nansum
+from chainerx._shape_and_copy import copyto, rollaxis
 
 abs = absolute
+# As in NumPy, max and min are the same functions as amax and amin.
+max = amax
+min = amin
 
 # Dtypes are NumPy's: ``chainerx.float32 is numpy.float32`` and ``ndarray.dtype`` is a numpy.dtype.
 dtype = _numpy.dtype

@@ -80,8 +80,10 @@ def get_default_context() -> Context: ...
 def get_backend(backend_name: str) -> Backend:
     """The backend of that name in the default context."""
 
-def get_device(device: object, index: int | None = None) -> Device:
-    """get_device('native:0'), get_device('native', 0) or get_device(device)."""
+def get_device(device: object | None = None, index: int | None = None) -> Device:
+    """
+    get_device('native:0'), get_device('native', 0), get_device(device), or get_device(None) for the default.
+    """
 
 def get_default_device() -> Device:
     """This thread's default device."""
@@ -90,6 +92,13 @@ def set_default_device(device: object) -> None:
     """
     Sets this thread's default device (a Device or a specifier such as 'native:1').
     """
+
+class AnyGraph:
+    """The type of chainerx.anygraph: selects every graph an array is in."""
+
+    def __repr__(self) -> str: ...
+
+anygraph: AnyGraph = ...
 
 class ndarray:
     """
@@ -185,7 +194,9 @@ class ndarray:
         """Whether the array is in the graph."""
 
     def is_backprop_required(self, backprop_id: object | None = None) -> bool:
-        """Whether the array is in the graph and that graph records now."""
+        """
+        Whether the array is in the graph (any graph with chainerx.anygraph) and that graph records now.
+        """
 
     def get_grad(self, backprop_id: object | None = None) -> ndarray | None:
         """The gradient, or None if none was computed."""
@@ -243,7 +254,10 @@ class ndarray:
     def fill(self, value: object) -> None:
         """Sets every element to value."""
 
-    def take(self, indices: object, axis: object | None = None) -> ndarray: ...
+    def take(self, indices: object, axis: object | None = None, mode: str = 'raise') -> ndarray: ...
+
+    def repeat(self, repeats: object, axis: object | None = None) -> ndarray:
+        """Repeats elements (chainerx.repeat)."""
 
     def dot(self, arg: ndarray, /) -> ndarray: ...
 
@@ -332,6 +346,16 @@ class ndarray:
     def __imul__(self, arg: object, /) -> ndarray: ...
 
     def __itruediv__(self, arg: object, /) -> ndarray: ...
+
+    def __iand__(self, arg: object, /) -> ndarray: ...
+
+    def __ior__(self, arg: object, /) -> ndarray: ...
+
+    def __ixor__(self, arg: object, /) -> ndarray: ...
+
+    def __ilshift__(self, arg: object, /) -> ndarray: ...
+
+    def __irshift__(self, arg: object, /) -> ndarray: ...
 
     def __eq__(self, arg: object, /) -> object: ...
 
@@ -548,8 +572,10 @@ def dsplit(ary: ndarray, indices_or_sections: object) -> list:
 def repeat(a: ndarray, repeats: object, axis: object | None = None) -> ndarray:
     """Constructs an array by repeating a given array."""
 
-def take(a: ndarray, indices: object, axis: object | None = None) -> ndarray:
-    """Takes elements from an array along an axis."""
+def take(a: ndarray, indices: object, axis: object | None = None, mode: str = 'raise') -> ndarray:
+    """
+    Takes elements from an array along an axis (out-of-range indices: mode 'raise', 'wrap' or 'clip').
+    """
 
 def where(condition: object, x: object, y: object) -> ndarray:
     """Return elements chosen from x or y depending on condition."""
@@ -727,6 +753,12 @@ def exp(x: object) -> ndarray:
 
 def expm1(x: object) -> ndarray:
     """exp(x) - 1, element-wise."""
+
+def exp2(x: object) -> ndarray:
+    """2 ** x, element-wise."""
+
+def erf(x: object) -> ndarray:
+    """The error function, element-wise."""
 
 def log(x: object) -> ndarray:
     """Natural logarithm, element-wise."""

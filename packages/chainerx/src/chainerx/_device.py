@@ -1,14 +1,42 @@
-"""``using_device``: a default-device scope for ``with`` statements."""
+"""``using_device`` and ``DeviceScope``: a default-device scope for ``with`` statements."""
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from types import TracebackType
 
 from chainerx._core import Device, get_default_device, get_device, set_default_device
 
 
-@contextmanager
-def using_device(device: Device | str, index: int | None = None) -> Iterator[Device]:
-    """Makes ``device`` this thread's default device inside the ``with`` block.
+class DeviceScope:
+    """Makes a device this thread's default device between ``__enter__`` and ``__exit__``.
+
+    ``__exit__`` restores the device that was the default when the scope was entered. It takes
+    the usual exception arguments, all optional, so a scope can also be closed by hand.
+    """
+
+    def __init__(self, device: Device) -> None:
+        self.device = device
+        self._previous: list[Device] = []
+
+    def __enter__(self) -> Device:
+        self._previous.append(get_default_device())
+        set_default_device(self.device)
+        return self.device
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None = None,
+        exc_value: BaseException | None = None,
+        traceback: TracebackType | None = None,
+    ) -> None:
+        if not self._previous:
+            raise RuntimeError(f"DeviceScope({self.device}) exited without being entered")
+        set_default_device(self._previous.pop())
+
+    def __repr__(self) -> str:
+        return f"DeviceScope({self.device})"
+
+
+def using_device(device: Device | str, index: int | None = None) -> DeviceScope:
+    """A scope that makes ``device`` this thread's default device inside the ``with`` block.
 
     Args:
         device: A :class:`chainerx.Device`, a specifier such as ``'native:1'``, or a backend
@@ -20,10 +48,4 @@ def using_device(device: Device | str, index: int | None = None) -> Iterator[Dev
         ...     chainerx.zeros((2,)).device
         native:1
     """
-    target = get_device(device) if index is None else get_device(device, index)
-    previous = get_default_device()
-    set_default_device(target)
-    try:
-        yield target
-    finally:
-        set_default_device(previous)
+    return DeviceScope(get_device(device) if index is None else get_device(device, index))

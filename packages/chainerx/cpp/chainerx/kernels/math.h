@@ -11,7 +11,7 @@ namespace chainerx {
 enum class UnaryOp : int8_t {
     kNegative, kAbsolute, kSign, kSquare, kReciprocal, kInvert,
     // floating dtypes only below
-    kExp, kExpm1, kLog, kLog10, kLog2, kLog1p, kSqrt, kSin, kCos, kTan, kArcsin, kArccos, kArctan,
+    kExp, kExpm1, kExp2, kErf, kLog, kLog10, kLog2, kLog1p, kSqrt, kSin, kCos, kTan, kArcsin, kArccos, kArctan,
     kSinh, kCosh, kTanh, kArcsinh, kArccosh, kArctanh, kCeil, kFloor, kSigmoid,
 };
 

@@ -48,6 +48,8 @@ void UnaryImpl(UnaryOp op, const Array& x, const Array& out) {
         switch (op) {
             case UnaryOp::kExp: return loop([](C v) { return std::exp(v); });
             case UnaryOp::kExpm1: return loop([](C v) { return std::expm1(v); });
+            case UnaryOp::kExp2: return loop([](C v) { return std::exp2(v); });
+            case UnaryOp::kErf: return loop([](C v) { return std::erf(v); });
             case UnaryOp::kLog: return loop([](C v) { return std::log(v); });
             case UnaryOp::kLog10: return loop([](C v) { return std::log10(v); });
             case UnaryOp::kLog2: return loop([](C v) { return std::log2(v); });

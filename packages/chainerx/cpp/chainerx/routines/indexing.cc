@@ -289,13 +289,27 @@ Array At(const Array& a, const std::vector<ArrayIndex>& indices) {
     return internal::Gather(index.view, index.indices, index.axis);
 }
 
-Array Take(const Array& a, const Array& indices, std::optional<int8_t> axis) {
+Array Take(const Array& a, const Array& indices, std::optional<int8_t> axis, IndexBoundsMode mode) {
     CheckEqualDevices(a.device(), indices.device());
     Array src = axis.has_value() ? a : Reshape(a, Shape{a.GetTotalSize()});
     int8_t ax = axis.has_value() ? NormalizeAxis(*axis, a.ndim()) : int8_t{0};
     if (src.ndim() == 0) throw DimensionError{"take: cannot take from a 0-dimensional array"};
     Array idx = IntegerIndices(indices);
-    CheckIndexBounds(idx, src.shape()[ax], ax);
+    int64_t n = src.shape()[ax];
+    if (mode != IndexBoundsMode::kRaise && n == 0 && idx.GetTotalSize() > 0) {
+        throw IndexError{"cannot do a non-empty take from an empty axis"};
+    }
+    switch (mode) {
+        case IndexBoundsMode::kRaise:
+            CheckIndexBounds(idx, n, ax);
+            break;
+        case IndexBoundsMode::kWrap:
+            if (n > 0) idx = Remainder(idx, Scalar{n});
+            break;
+        case IndexBoundsMode::kClip:
+            if (n > 0) idx = Clip(idx, Scalar{int64_t{0}}, Scalar{n - 1});
+            break;
+    }
     return internal::Gather(src, {idx}, ax);
 }
 

@@ -17,9 +17,17 @@ namespace chainerx {
 // indices raise IndexError.
 Array At(const Array& a, const std::vector<ArrayIndex>& indices);
 
+// What Take does with an index outside [-n, n) (NumPy's take modes 'raise', 'wrap', 'clip').
+enum class IndexBoundsMode {
+    kRaise,  // IndexError; negative indices count from the end
+    kWrap,   // taken modulo n
+    kClip,   // clipped to [0, n - 1] (so negative indices give the first element)
+};
+
 // Elements of a at integer `indices` along axis (the flattened array when absent); negative
-// indices count from the end, out-of-range ones raise IndexError. Differentiable in a.
-Array Take(const Array& a, const Array& indices, std::optional<int8_t> axis = std::nullopt);
+// indices count from the end, out-of-range ones are handled by `mode`. Differentiable in a.
+Array Take(const Array& a, const Array& indices, std::optional<int8_t> axis = std::nullopt,
+           IndexBoundsMode mode = IndexBoundsMode::kRaise);
 
 // condition ? x : y with broadcasting and promotion; differentiable in x and y.
 Array Where(const Array& condition, const Array& x, const Array& y);

@@ -177,6 +177,9 @@ CHAINERX_DEFINE_UNARY(Square, UnaryOp::kSquare, false, false, Multiply(gy, Multi
 CHAINERX_DEFINE_UNARY(Reciprocal, UnaryOp::kReciprocal, false, true, Negative(Multiply(gy, Square(y))))
 CHAINERX_DEFINE_UNARY(Exp, UnaryOp::kExp, true, true, Multiply(gy, y))
 CHAINERX_DEFINE_UNARY(Expm1, UnaryOp::kExpm1, true, true, Multiply(gy, Add(y, Scalar{1})))
+CHAINERX_DEFINE_UNARY(Exp2, UnaryOp::kExp2, true, true, Multiply(gy, Multiply(y, Scalar{std::log(2.0)})))
+CHAINERX_DEFINE_UNARY(Erf, UnaryOp::kErf, true, false,
+                      Multiply(gy, Multiply(Exp(Negative(Square(x))), Scalar{2.0 / std::sqrt(3.14159265358979323846)})))
 CHAINERX_DEFINE_UNARY(Log, UnaryOp::kLog, true, false, Divide(gy, x))
 CHAINERX_DEFINE_UNARY(Log10, UnaryOp::kLog10, true, false, Divide(gy, Multiply(x, Scalar{std::log(10.0)})))
 CHAINERX_DEFINE_UNARY(Log2, UnaryOp::kLog2, true, false, Divide(gy, Multiply(x, Scalar{std::log(2.0)})))
@@ -244,6 +247,11 @@ void AddInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kAdd, 
 void SubtractInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kSubtract, "-=", a, b); }
 void MultiplyInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kMultiply, "*=", a, b); }
 void DivideInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kDivide, "/=", a, b, true); }
+void BitwiseAndInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kBitwiseAnd, "&=", a, b); }
+void BitwiseOrInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kBitwiseOr, "|=", a, b); }
+void BitwiseXorInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kBitwiseXor, "^=", a, b); }
+void LeftShiftInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kLeftShift, "<<=", a, b); }
+void RightShiftInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kRightShift, ">>=", a, b); }
 }  // namespace internal
 
 Array Clip(const Array& a, const std::optional<Scalar>& a_min, const std::optional<Scalar>& a_max) {

@@ -42,6 +42,8 @@ Array Reciprocal(const Array& x);
 Array Invert(const Array& x);
 Array Exp(const Array& x);
 Array Expm1(const Array& x);
+Array Exp2(const Array& x);
+Array Erf(const Array& x);
 Array Log(const Array& x);
 Array Log10(const Array& x);
 Array Log2(const Array& x);
@@ -73,6 +75,11 @@ void AddInplace(const Array& a, const Array& b);
 void SubtractInplace(const Array& a, const Array& b);
 void MultiplyInplace(const Array& a, const Array& b);
 void DivideInplace(const Array& a, const Array& b);
+void BitwiseAndInplace(const Array& a, const Array& b);
+void BitwiseOrInplace(const Array& a, const Array& b);
+void BitwiseXorInplace(const Array& a, const Array& b);
+void LeftShiftInplace(const Array& a, const Array& b);
+void RightShiftInplace(const Array& a, const Array& b);
 }  // namespace internal
 
 }  // namespace chainerx

@@ -6,7 +6,8 @@ from chainerx.testing._array import (
     assert_array_equal,
     assert_array_equal_ex,
 )
-from chainerx.testing._dtypes import (
+from chainerx.testing._helper import ignore, numpy_chainerx_allclose, numpy_chainerx_array_equal
+from chainerx.testing.dtypes import (
     all_dtypes,
     float_dtypes,
     integral_dtypes,
@@ -17,7 +18,6 @@ from chainerx.testing._dtypes import (
     signed_integral_dtypes,
     unsigned_dtypes,
 )
-from chainerx.testing._helper import ignore, numpy_chainerx_allclose, numpy_chainerx_array_equal
 
 __all__ = [
     "all_dtypes",
