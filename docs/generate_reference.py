@@ -35,6 +35,21 @@ def listed_names(api_file: pathlib.Path) -> dict[str, list[str]]:
     return modules
 
 
+MISSING = object()
+
+
+def public_object(module: object, module_name: str, name: str) -> object:
+    """``module.name``, importing it when it is a submodule not imported yet (so the result
+    does not depend on what was imported before); ``MISSING`` when there is no such name."""
+    obj = getattr(module, name, MISSING)
+    if obj is MISSING:
+        try:
+            obj = importlib.import_module(f"{module_name}.{name}")
+        except ImportError:
+            return MISSING
+    return obj
+
+
 def _directive(qualified: str, obj: object, home: str) -> str | None:
     if inspect.ismodule(obj):
         return None  # submodules get their own page or are listed only
@@ -58,8 +73,8 @@ def homes(modules: dict[str, list[str]]) -> dict[int, str]:
         except ImportError:
             continue
         for name in modules[module_name]:
-            obj = getattr(module, name, None)
-            if obj is not None and not inspect.ismodule(obj):
+            obj = public_object(module, module_name, name)
+            if obj is not MISSING and obj is not None and not inspect.ismodule(obj):
                 found.setdefault(id(obj), f"{module_name}.{name}")
     return found
 
@@ -71,10 +86,10 @@ def render(module_name: str, names: list[str], home: dict[int, str]) -> tuple[st
     parts = [HEADER, f"{title}\n{'=' * len(title)}\n\n.. module:: {module_name}\n\n"]
     submodules, missing = [], []
     for name in names:
-        if not hasattr(module, name):
+        obj = public_object(module, module_name, name)
+        if obj is MISSING:
             missing.append(name)
             continue
-        obj = getattr(module, name)
         qualified = f"{module_name}.{name}"
         directive = _directive(qualified, obj, home.get(id(obj), qualified))
         if directive is None:

@@ -10,9 +10,12 @@ graph like any node, so gradients of every order work.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-import chainerx
 from chainer.function_node import FunctionNode
+
+if TYPE_CHECKING:  # chainerx is optional: imported where arrays of it are at hand
+    import chainerx
 
 
 def _leaf(array: chainerx.ndarray) -> chainerx.ndarray:
@@ -30,6 +33,8 @@ class _VectorJacobianProduct(FunctionNode):
         self._indexes = tuple(indexes)
 
     def forward_chainerx(self, arrays: tuple) -> tuple:
+        import chainerx
+
         leaves = [a if a.is_grad_required() else _leaf(a) for a in arrays]
         xs, gys = tuple(leaves[: self._n_inputs]), leaves[self._n_inputs :]
         ys = self._forward(xs)
@@ -64,6 +69,8 @@ def record_forward(node: FunctionNode, in_data: tuple):
 
 def backward(node: FunctionNode, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
     """The gradients of ``node``'s inputs, computed by a node of Chainer's graph."""
+    import chainerx
+
     gys = tuple(
         chainerx.zeros(shape, dtype, device) if gy is None else gy
         for gy, (shape, dtype, device) in zip(grad_outputs, node._chainerx_outputs, strict=True)

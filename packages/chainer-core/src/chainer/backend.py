@@ -123,7 +123,7 @@ def get_device(device_spec: _DeviceSpec) -> Device:
 
     Example:
         >>> chainer.get_device('@numpy')
-        <CpuDevice @numpy>
+        <CpuDevice (numpy)>
     """
     if isinstance(device_spec, Device):
         return device_spec
@@ -206,7 +206,7 @@ def get_device_from_array(*arrays) -> Device:
 
     Example:
         >>> chainer.backend.get_device_from_array(numpy.zeros(3))
-        <CpuDevice @numpy>
+        <CpuDevice (numpy)>
     """
     for array in arrays:
         if type(array) is _ndarray:

@@ -56,6 +56,7 @@ class FunctionNode:
         ...         return y * gw, x * gw, gw
         >>> x, y, z = (chainer.Variable(numpy.array([v], numpy.float32)) for v in (2, 3, 4))
         >>> w, = MulAdd().apply((x, y, z))
+        >>> w.grad = numpy.ones_like(w.array)  # the gradient backward starts from
         >>> w.backward()
         >>> w.array, x.grad, y.grad, z.grad  # doctest: +NORMALIZE_WHITESPACE
         (array([10.], dtype=float32), array([3.], dtype=float32),

@@ -28,7 +28,7 @@ def copy(x, dst) -> Variable:
 
     Example:
         >>> F.copy(numpy.ones(2, numpy.float32), -1).device
-        <CpuDevice @numpy>
+        <CpuDevice (numpy)>
     """
     if dst is cuda.DummyDevice:
         dst = "@numpy"
