@@ -223,8 +223,6 @@ def grad(
             else:
                 targets[x.node] = _add(targets[x.node], gx)
     for i, y in enumerate(outputs):
-        if y._old_style_grad_generator is not None:
-            _refuse_old_style_grad(y)
         given = None if grad_outputs is None else grad_outputs[i]
         g = _initial_grad_for_grad(y, given, loss_scale)
         if y.node.creator_node is not None:
