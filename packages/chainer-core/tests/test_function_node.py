@@ -549,3 +549,27 @@ def test_impl_name_is_the_class_name():
         pass
 
     assert Old().node._impl_name == "Old"
+
+
+@pytest.mark.chainerx
+def test_forward_chainerx_is_differentiated_by_chainerx_even_with_a_backward():
+    from chainer.backends import _chainerx
+
+    if not _chainerx.is_available():
+        pytest.skip("needs the chainerx package with its ndarray")
+    import chainerx
+
+    class Cube(FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] ** 3,)
+
+        def backward(self, indexes, grad_outputs):  # serves the NumPy forward only
+            raise AssertionError("the ChainerX graph differentiates forward_chainerx")
+
+        def forward_chainerx(self, inputs):
+            return (inputs[0] * inputs[0] * inputs[0],)
+
+    rng = numpy.random.default_rng(1)
+    x, gy, ggx = (chainerx.array(rng.uniform(-1, 1, (3,))) for _ in range(3))
+    gradient_check.check_backward(lambda x: Cube().apply((x,)), (x,), (gy,))
+    gradient_check.check_double_backward(lambda x: Cube().apply((x,)), (x,), (gy,), (ggx,))

@@ -1,7 +1,8 @@
 """Gradients of ``forward_chainerx`` computed by ChainerX's own autograd.
 
-A :class:`~chainer.FunctionNode` that implements ``forward_chainerx`` but no ``backward`` (as
-v7's ChainerX routines wrapped in function nodes do) is differentiated here: its forward runs on
+A :class:`~chainer.FunctionNode` whose ``forward_chainerx`` computes its outputs (rather than
+returning ``chainer.Fallback``) is differentiated here, whether or not it has a ``backward`` of
+its own (that one serves the NumPy/CuPy ``forward``): its forward runs on
 fresh ChainerX graph leaves, and its backward is another such node, whose forward recomputes
 the function and asks ChainerX for the vector-Jacobian product. Both are recorded in Chainer's
 graph like any node, so gradients of every order work.
@@ -9,6 +10,7 @@ graph like any node, so gradients of every order work.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -64,6 +66,9 @@ def record_forward(node: FunctionNode, in_data: tuple):
         return outputs
     node._chainerx_outputs = tuple((y.shape, y.dtype, y.device) for y in outputs)
     node.retain_inputs(tuple(range(len(in_data))))
+    # The node's own backward (if any) differentiates its NumPy forward, not this one.
+    node.backward = functools.partial(backward, node)
+    node._overrides_backward_accumulate = False
     return tuple(y.as_grad_stopped() for y in outputs)
 
 

@@ -221,8 +221,9 @@ class FunctionNode:
         return tuple([_new_variable(y, requires_grad) for y in outputs])
 
     def _forward_chainerx_or_fallback(self, in_data: tuple, records: bool) -> tuple:
-        if records and type(self).backward is FunctionNode.backward:
-            # No backward of its own: ChainerX differentiates what forward_chainerx computes.
+        if records:
+            # ChainerX differentiates what forward_chainerx computes (a backward of the
+            # function's own serves its NumPy/CuPy forward).
             from chainer import _chainerx_autograd
 
             outputs = _chainerx_autograd.record_forward(self, in_data)
