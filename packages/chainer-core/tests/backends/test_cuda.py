@@ -374,7 +374,8 @@ def test_to_gpu_and_back(fake_cupy):
 
 def test_to_gpu_and_to_cpu_with_a_stream(fake_cupy):
     stream = fake_cupy.cuda.Stream()
-    on_gpu = cuda.to_gpu(numpy.arange(3), device=1, stream=stream)
+    with pytest.warns(DeprecationWarning, match="stream argument of .*to_gpu is deprecated"):
+        on_gpu = cuda.to_gpu(numpy.arange(3), device=1, stream=stream)
     assert on_gpu.device.id == 1
     numpy.testing.assert_array_equal(cuda.to_cpu([on_gpu], stream=stream)[0], [0, 1, 2])
 

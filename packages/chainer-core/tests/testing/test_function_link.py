@@ -336,3 +336,24 @@ class TestOutputWithoutGradientIsLeftOut(testing.FunctionTestCase):
 
     def generate_grad_outputs(self, outputs_template):
         return (numpy.random.uniform(-1, 1, outputs_template[0].shape), None)
+
+
+@pytest.mark.chainerx
+def test_link_test_case_gives_forward_expected_the_link_on_the_cpu():
+    # forward_expected is NumPy maths: v7 hands it the link's parameters as NumPy arrays
+    # whatever device the link ran on.
+    from chainer.testing._marks import chainerx_available
+
+    if not chainerx_available():
+        pytest.skip("needs the chainerx package with its ndarray")
+    case = _link_case(wrong=False)
+    seen = []
+    expected = type(case).forward_expected
+
+    def forward_expected(self, link, inputs):
+        seen.append(type(link.w.array))
+        return expected(self, link, inputs)
+
+    type(case).forward_expected = forward_expected
+    case.test_forward(testing.BackendConfig({"use_chainerx": True, "chainerx_device": "native:0"}))
+    assert seen == [numpy.ndarray]

@@ -127,13 +127,20 @@ def test_an_update_allocates_nothing_that_grows_with_the_parameter(name, dtype):
 
 
 @pytest.mark.parametrize(
-    "rule_class",
-    [optimizers.adam.AdamRule, optimizers.rmsprop.RMSpropRule, optimizers.ada_grad.AdaGradRule],
+    ("rule_class", "eps"),
+    [
+        # RMSprop's kernel computes in the parameter's dtype, as v7's does;
+        (optimizers.rmsprop.RMSpropRule, 1e-8),
+        # Adam's and AdaGrad's compute float16 parameters in float32.
+        (optimizers.adam.AdamRule, 1e-50),
+        (optimizers.ada_grad.AdaGradRule, 1e-50),
+    ],
 )
-def test_gpu_kernels_refuse_an_eps_that_rounds_to_zero_in_float16(rule_class):
-    # GPU kernels compute in the parameter's dtype; the check runs before any CuPy call.
+def test_gpu_kernels_refuse_an_eps_that_rounds_to_zero(rule_class, eps):
+    # The check runs before any CuPy call.
     param = chainer.Parameter(numpy.zeros(2, numpy.float16))
     param.grad = numpy.zeros(2, numpy.float16)
-    message = rf"{rule_class.__name__}: eps=1e-08 is too small for float16 \(it rounds to 0\)"
+    compute = "float16" if rule_class is optimizers.rmsprop.RMSpropRule else "float32"
+    message = rf"{rule_class.__name__}: eps={eps!r} is too small for {compute} \(it rounds to 0\)"
     with pytest.raises(ValueError, match=message):
-        rule_class().update_core_gpu(param)
+        rule_class(eps=eps).update_core_gpu(param)

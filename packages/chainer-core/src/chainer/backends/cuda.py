@@ -322,7 +322,8 @@ def to_gpu(array, device=None, stream=None):
         array: An array of any backend, a scalar, ``None``, or a nested list/tuple/dict of them.
         device: ``None`` (the current device), a device ID, a ``cupy.cuda.Device`` or a
             :class:`GpuDevice`.
-        stream: A ``cupy.cuda.Stream`` to copy host arrays on, or ``None``.
+        stream: A ``cupy.cuda.Stream`` to copy host arrays on, or ``None``. Deprecated, as
+            in v7 (a :class:`DeprecationWarning`): copy inside ``with stream:`` instead.
 
     Returns:
         The same structure with CuPy arrays on ``device``; arrays already there are not copied.
@@ -330,6 +331,13 @@ def to_gpu(array, device=None, stream=None):
     Raises:
         RuntimeError: CUDA is not available.
     """
+    if stream is not None:
+        warnings.warn(
+            "the stream argument of chainer.backends.cuda.to_gpu is deprecated: copy inside "
+            "`with stream:` instead",
+            DeprecationWarning,
+            stacklevel=2,
+        )
     target = _cuda_device(device)
     with target:
         return convert_arrays(array, lambda item: _array_to_gpu(item, target, stream))

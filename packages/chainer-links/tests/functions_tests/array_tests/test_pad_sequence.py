@@ -73,3 +73,10 @@ def test_bad_arguments_are_rejected():
         F.pad_sequence([])
     with pytest.raises(ValueError, match=r"length must be None or a non-negative int, got -1"):
         F.pad_sequence([numpy.zeros(2, numpy.float32)], length=-1)
+
+
+def test_negative_padding_wraps_for_unsigned_dtypes_as_in_v7():
+    xs = [numpy.arange(2, dtype=numpy.uint8), numpy.arange(3, dtype=numpy.uint8)]
+    y = F.pad_sequence(xs, padding=-1)
+    numpy.testing.assert_array_equal(y.array, [[0, 1, 255], [0, 1, 2]])
+    assert y.dtype == numpy.uint8

@@ -21,11 +21,13 @@ from chainer.utils import type_check
                 ((2, 3, 4), (4, 3, 5), ([1, 2], [1, 0])),
                 ((3, 2), (2, 3), ((0, 1), (1, 0))),
                 ((2, 3), (3, 2), ([-1], [0])),
+                ((), (), 0),  # zero-dim inputs: an outer product (CuPy's tensordot refuses)
+                ((), (2, 3), 0),
             ],
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, [{}, {"use_cuda": True}])
 class TestTensorDot(testing.FunctionTestCase):
     def setUp(self):
         self.a_shape, self.b_shape, self.axes = self.case

@@ -89,3 +89,14 @@ def test_upsampling_rejects_indexes_outside_the_window():
 def test_upsampling_rejects_non_integer_indexes(indexes):
     with pytest.raises(TypeError, match=r"indexes must be"):
         F.upsampling_2d(numpy.ones((1, 1, 2, 2), numpy.float32), indexes, 2)
+
+
+@testing.attr.gpu
+def test_numpy_indexes_follow_a_gpu_input_as_in_v7():
+    from chainer.backends import cuda
+
+    x = numpy.random.default_rng(0).uniform(-1, 1, (2, 3, 4, 6)).astype(numpy.float32)
+    pooled, indexes = F.max_pooling_2d(x, 2, return_indices=True)
+    expected = F.upsampling_2d(pooled.array, indexes, 2, outsize=(4, 6)).array
+    y = F.upsampling_2d(cuda.to_gpu(pooled.array), indexes, 2, outsize=(4, 6))
+    numpy.testing.assert_array_equal(cuda.to_cpu(y.array), expected)

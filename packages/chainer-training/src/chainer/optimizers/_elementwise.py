@@ -123,8 +123,15 @@ class ElementwiseRule(UpdateRule):
         return (_update_group, type(self), self.t, hyperparam.parent)
 
 
+def gpu_compute_type(dtype: numpy.dtype) -> type:
+    """The scalar type a GPU kernel computes in: float32 for float16 parameters (their state
+    stays float16, as Chainer's Adam-like rules do), else the parameter's own type."""
+    dtype = numpy.dtype(dtype)
+    return numpy.float32 if dtype == numpy.float16 else dtype.type
+
+
 def check_eps_fits(owner: str, dtype: numpy.dtype, eps: float) -> None:
-    """Refuse an ``eps`` that rounds to 0 in ``dtype`` (GPU kernels compute in the array's dtype).
+    """Refuse an ``eps`` that rounds to 0 in ``dtype`` (the type a GPU kernel computes in).
 
     A zero ``eps`` turns the step of a parameter with zero gradients into 0 / 0.
     """

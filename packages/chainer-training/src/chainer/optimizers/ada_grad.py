@@ -11,6 +11,7 @@ from chainer.optimizers._elementwise import (
     KernelCall,
     check_eps_fits,
     default_hyperparam,
+    gpu_compute_type,
     set_hyperparams,
     step_by_root_mean_square,
 )
@@ -50,13 +51,19 @@ class AdaGradRule(ElementwiseRule):
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam
-        check_eps_fits(type(self).__name__, param.dtype, hp.eps)
+        compute = gpu_compute_type(param.dtype)
+        check_eps_fits(type(self).__name__, compute, hp.eps)
         cuda.elementwise(
-            "T grad, T lr, T eps",
+            "T grad, F lr, F eps",
             "T param, T h",
-            "h += grad * grad; param -= lr * grad / (sqrt(h) + eps);",
+            """
+            F g = grad;
+            F hh = (F)h + g * g;
+            h = hh;
+            param = (F)param - lr * g / (sqrt(hh) + eps);
+            """,
             "ada_grad_update",
-        )(param.grad, hp.lr, hp.eps, param.array, self.state["h"])
+        )(param.grad, compute(hp.lr), compute(hp.eps), param.array, self.state["h"])
 
 
 class AdaGrad(GradientMethod):

@@ -31,6 +31,7 @@ from chainer.optimizers._elementwise import (
     KernelCall,
     check_eps_fits,
     default_hyperparam,
+    gpu_compute_type,
     set_flags,
     set_hyperparams,
     update_moments,
@@ -180,42 +181,36 @@ class AdamRule(ElementwiseRule):
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam
-        check_eps_fits(type(self).__name__, param.dtype, hp.eps)
+        compute = gpu_compute_type(param.dtype)
+        check_eps_fits(type(self).__name__, compute, hp.eps)
         bounds = self._bounds()
-        second_moment = "vhat" if hp.amsgrad else "v"
         clip = "step = min(upper, max(lower, step));" if bounds is not None else ""
+        amsgrad = "F vh = max((F)vhat, vv); vhat = vh;" if hp.amsgrad else ""
         body = f"""
-            m += one_minus_beta1 * (grad - m);
-            v += one_minus_beta2 * (grad * grad - v);
-            {"vhat = max(vhat, v);" if hp.amsgrad else ""}
-            T step = alpha_t / (sqrt({second_moment}) + eps);
+            F g = grad;
+            F mm = (F)m + one_minus_beta1 * (g - (F)m);
+            F vv = (F)v + one_minus_beta2 * (g * g - (F)v);
+            m = mm;
+            v = vv;
+            {amsgrad}
+            F step = alpha_t / (sqrt({"vh" if hp.amsgrad else "vv"}) + eps);
             {clip}
-            param -= eta * (step * m + weight_decay_rate * param);
+            param = (F)param - eta * (step * mm + weight_decay_rate * (F)param);
         """
         outputs = "T param, T m, T v" + (", T vhat" if hp.amsgrad else "")
         state = [self.state["m"], self.state["v"]]
         if hp.amsgrad:
             state.append(self.state["vhat"])
         lower, upper = bounds if bounds is not None else (0.0, 0.0)
+        scalars = (self.alpha_t, 1 - hp.beta1, 1 - hp.beta2, hp.eps, hp.eta)
+        scalars += (hp.weight_decay_rate, lower, upper)
         cuda.elementwise(
-            "T grad, T alpha_t, T one_minus_beta1, T one_minus_beta2, T eps, T eta, "
-            "T weight_decay_rate, T lower, T upper",
+            "T grad, F alpha_t, F one_minus_beta1, F one_minus_beta2, F eps, F eta, "
+            "F weight_decay_rate, F lower, F upper",
             outputs,
             body,
             f"adam_update{'_amsgrad' if hp.amsgrad else ''}{'_adabound' if bounds else ''}",
-        )(
-            param.grad,
-            self.alpha_t,
-            1 - hp.beta1,
-            1 - hp.beta2,
-            hp.eps,
-            hp.eta,
-            hp.weight_decay_rate,
-            lower,
-            upper,
-            param.array,
-            *state,
-        )
+        )(param.grad, *map(compute, scalars), param.array, *state)
 
 
 class Adam(GradientMethod):

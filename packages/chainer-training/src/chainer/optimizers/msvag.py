@@ -26,6 +26,7 @@ from chainer.optimizers._elementwise import (
     ElementwiseRule,
     KernelCall,
     default_hyperparam,
+    gpu_compute_type,
     set_hyperparams,
     update_moments,
 )
@@ -117,33 +118,28 @@ class MSVAGRule(ElementwiseRule):
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam
+        compute = gpu_compute_type(param.dtype)
+        scalars = (hp.lr, 1 - hp.beta, 1 / (1 - math.pow(hp.beta, self.t)), self.rho)
+        scalars += (hp.eta, hp.weight_decay_rate)
         cuda.elementwise(
-            "T grad, T lr, T one_minus_beta, T inv_fix, T rho, T eta, T weight_decay_rate",
+            "T grad, F lr, F one_minus_beta, F inv_fix, F rho, F eta, F weight_decay_rate",
             "T param, T m, T v",
             """
-            m += one_minus_beta * (grad - m);
-            v += one_minus_beta * (grad * grad - v);
-            T mt = m * inv_fix;
-            T mt2 = mt * mt;
-            T denominator = mt2 * (1 - 2 * rho) + rho * v * inv_fix;
-            T factor = rho >= (T)1 ? (T)1
-                : denominator == (T)0 ? (T)0 : mt2 * (1 - rho) / denominator;
-            factor = min((T)1, max((T)0, factor));
-            param -= eta * (lr * factor * mt + weight_decay_rate * param);
+            F g = grad;
+            F mm = (F)m + one_minus_beta * (g - (F)m);
+            F vv = (F)v + one_minus_beta * (g * g - (F)v);
+            m = mm;
+            v = vv;
+            F mt = mm * inv_fix;
+            F mt2 = mt * mt;
+            F denominator = mt2 * (1 - 2 * rho) + rho * vv * inv_fix;
+            F factor = rho >= (F)1 ? (F)1
+                : denominator == (F)0 ? (F)0 : mt2 * (1 - rho) / denominator;
+            factor = min((F)1, max((F)0, factor));
+            param = (F)param - eta * (lr * factor * mt + weight_decay_rate * (F)param);
             """,
             "msvag_update",
-        )(
-            param.grad,
-            hp.lr,
-            1 - hp.beta,
-            1 / (1 - math.pow(hp.beta, self.t)),
-            self.rho,
-            hp.eta,
-            hp.weight_decay_rate,
-            param.array,
-            self.state["m"],
-            self.state["v"],
-        )
+        )(param.grad, *map(compute, scalars), param.array, self.state["m"], self.state["v"])
 
 
 class MSVAG(GradientMethod):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend
 from chainer._ops.get_item import get_item
 from chainer.function_node import FunctionNode
@@ -47,7 +49,9 @@ class PadSequence(FunctionNode):
         if length is None:
             length = max(len(x) for x in inputs)
         first = inputs[0]
-        y = xp.full((len(inputs), length, *first.shape[1:]), self.padding, dtype=first.dtype)
+        # Cast as v7 did (NumPy 1 wrapped -1 to 255 for uint8; NumPy 2 and CuPy refuse it).
+        fill = numpy.asarray(self.padding).astype(first.dtype)[()]
+        y = xp.full((len(inputs), length, *first.shape[1:]), fill, dtype=first.dtype)
         for i, x in enumerate(inputs):
             y[i, : len(x)] = x
         return (y,)

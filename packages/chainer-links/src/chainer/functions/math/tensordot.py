@@ -72,8 +72,11 @@ class TensorDot(FunctionNode):
         self.retain_inputs((0, 1))
         a, b = inputs
         self.a_axes, self.b_axes = _split_axes(self.axes, a.ndim, b.ndim)
-        xp = backend.get_array_module(a, b)
-        y = xp.tensordot(a, b, axes=(self.a_axes, self.b_axes))
+        if self.a_axes:
+            xp = backend.get_array_module(a, b)
+            y = xp.tensordot(a, b, axes=(self.a_axes, self.b_axes))
+        else:  # the outer product (CuPy's tensordot refuses zero-dim inputs here)
+            y = a.reshape(a.shape + (1,) * b.ndim) * b
         dtype = numpy.result_type(a.dtype, b.dtype) if self.dtype is None else self.dtype
         return (utils.force_array(y, dtype),)
 

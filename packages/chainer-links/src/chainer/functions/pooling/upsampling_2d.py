@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy
 
+from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling._windows import Window, WindowGather
@@ -48,6 +49,8 @@ class Upsampling2D(FunctionNode):
 
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]
+        # v7 takes the indexes on any device: they follow the input (NumPy ones onto a GPU).
+        self.indexes = backend.get_device_from_array(x).send(self.indexes)
         self.win = Window.into_image(
             x.shape[2:], self.ksize, self.stride, self.pad, self.cover_all, self.outsize
         )
