@@ -546,3 +546,21 @@ def test_device_is_the_one_given_to_to_device_until_the_array_is_replaced():
     assert lazy.device is device
     x.array = _f32(3)
     assert x.device == chainer.backend.CpuDevice()
+
+
+@pytest.mark.chainerx
+def test_copydata_into_an_uninitialized_parameter_lands_on_its_device():
+    from chainer.testing._marks import chainerx_available
+
+    if not chainerx_available():
+        pytest.skip("needs the chainerx package with its ndarray")
+    device = chainer.get_device("native:0")
+    dst = chainer.Parameter()
+    dst.to_device(device)
+    src = chainer.Parameter(numpy.arange(3, dtype=numpy.float32))
+    dst.copydata(src)
+    assert dst.device == device and src.device == chainer.get_device("@numpy")
+    numpy.testing.assert_array_equal(chainer.backend.CpuDevice().send(dst.array), [0, 1, 2])
+    back = chainer.Parameter()  # never sent anywhere: the CPU
+    back.copydata(chainer.Parameter(device.send(numpy.ones(2))))
+    assert isinstance(back.array, numpy.ndarray)

@@ -384,8 +384,8 @@ class Variable:
         if src is None and dst is not None and isinstance(var, Parameter):
             var.initialize(dst.shape)  # v7: an uninitialized source takes this shape
             src = var._array
-        if dst is None:
-            self.array = var.xp.array(src, copy=True) if src is not None else None
+        if dst is None:  # a copy on this variable's device (where it was sent, if anywhere)
+            self.array = None if src is None else self.device.send(var.xp.array(src, copy=True))
             return
         from chainer import backend
 

@@ -130,6 +130,13 @@ def gpu_compute_type(dtype: numpy.dtype) -> type:
     return numpy.float32 if dtype == numpy.float16 else dtype.type
 
 
+def gpu_kernel_types(dtype: numpy.dtype) -> dict[str, str]:
+    """Names of :func:`gpu_compute_type` in a CuPy kernel: ``P`` for its scalar parameters
+    (CuPy binds type placeholders from arrays only), ``C`` for its local variables."""
+    compute = numpy.dtype(gpu_compute_type(dtype))
+    return {"P": compute.name, "C": "float" if compute == numpy.float32 else "double"}
+
+
 def check_eps_fits(owner: str, dtype: numpy.dtype, eps: float) -> None:
     """Refuse an ``eps`` that rounds to 0 in ``dtype`` (the type a GPU kernel computes in).
 

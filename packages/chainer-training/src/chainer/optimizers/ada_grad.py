@@ -12,6 +12,7 @@ from chainer.optimizers._elementwise import (
     check_eps_fits,
     default_hyperparam,
     gpu_compute_type,
+    gpu_kernel_types,
     set_hyperparams,
     step_by_root_mean_square,
 )
@@ -51,17 +52,17 @@ class AdaGradRule(ElementwiseRule):
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam
-        compute = gpu_compute_type(param.dtype)
+        compute, types = gpu_compute_type(param.dtype), gpu_kernel_types(param.dtype)
         check_eps_fits(type(self).__name__, compute, hp.eps)
         cuda.elementwise(
-            "T grad, F lr, F eps",
+            "T grad, {P} lr, {P} eps".format(**types),
             "T param, T h",
             """
-            F g = grad;
-            F hh = (F)h + g * g;
+            {C} g = grad;
+            {C} hh = ({C})h + g * g;
             h = hh;
-            param = (F)param - lr * g / (sqrt(hh) + eps);
-            """,
+            param = ({C})param - lr * g / (sqrt(hh) + eps);
+            """.format(**types),
             "ada_grad_update",
         )(param.grad, compute(hp.lr), compute(hp.eps), param.array, self.state["h"])
 

@@ -32,6 +32,7 @@ from chainer.optimizers._elementwise import (
     check_eps_fits,
     default_hyperparam,
     gpu_compute_type,
+    gpu_kernel_types,
     set_flags,
     set_hyperparams,
     update_moments,
@@ -181,21 +182,22 @@ class AdamRule(ElementwiseRule):
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam
-        compute = gpu_compute_type(param.dtype)
+        compute, types = gpu_compute_type(param.dtype), gpu_kernel_types(param.dtype)
         check_eps_fits(type(self).__name__, compute, hp.eps)
         bounds = self._bounds()
         clip = "step = min(upper, max(lower, step));" if bounds is not None else ""
-        amsgrad = "F vh = max((F)vhat, vv); vhat = vh;" if hp.amsgrad else ""
+        c = types["C"]
+        amsgrad = f"{c} vh = max(({c})vhat, vv); vhat = vh;" if hp.amsgrad else ""
         body = f"""
-            F g = grad;
-            F mm = (F)m + one_minus_beta1 * (g - (F)m);
-            F vv = (F)v + one_minus_beta2 * (g * g - (F)v);
+            {c} g = grad;
+            {c} mm = ({c})m + one_minus_beta1 * (g - ({c})m);
+            {c} vv = ({c})v + one_minus_beta2 * (g * g - ({c})v);
             m = mm;
             v = vv;
             {amsgrad}
-            F step = alpha_t / (sqrt({"vh" if hp.amsgrad else "vv"}) + eps);
+            {c} step = alpha_t / (sqrt({"vh" if hp.amsgrad else "vv"}) + eps);
             {clip}
-            param = (F)param - eta * (step * mm + weight_decay_rate * (F)param);
+            param = ({c})param - eta * (step * mm + weight_decay_rate * ({c})param);
         """
         outputs = "T param, T m, T v" + (", T vhat" if hp.amsgrad else "")
         state = [self.state["m"], self.state["v"]]
@@ -205,8 +207,8 @@ class AdamRule(ElementwiseRule):
         scalars = (self.alpha_t, 1 - hp.beta1, 1 - hp.beta2, hp.eps, hp.eta)
         scalars += (hp.weight_decay_rate, lower, upper)
         cuda.elementwise(
-            "T grad, F alpha_t, F one_minus_beta1, F one_minus_beta2, F eps, F eta, "
-            "F weight_decay_rate, F lower, F upper",
+            "T grad, {P} alpha_t, {P} one_minus_beta1, {P} one_minus_beta2, {P} eps, {P} eta, "
+            "{P} weight_decay_rate, {P} lower, {P} upper".format(**types),
             outputs,
             body,
             f"adam_update{'_amsgrad' if hp.amsgrad else ''}{'_adabound' if bounds else ''}",

@@ -27,6 +27,7 @@ from chainer.optimizers._elementwise import (
     KernelCall,
     default_hyperparam,
     gpu_compute_type,
+    gpu_kernel_types,
     set_hyperparams,
     update_moments,
 )
@@ -118,26 +119,27 @@ class MSVAGRule(ElementwiseRule):
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam
-        compute = gpu_compute_type(param.dtype)
+        compute, types = gpu_compute_type(param.dtype), gpu_kernel_types(param.dtype)
         scalars = (hp.lr, 1 - hp.beta, 1 / (1 - math.pow(hp.beta, self.t)), self.rho)
         scalars += (hp.eta, hp.weight_decay_rate)
         cuda.elementwise(
-            "T grad, F lr, F one_minus_beta, F inv_fix, F rho, F eta, F weight_decay_rate",
+            "T grad, {P} lr, {P} one_minus_beta, {P} inv_fix, {P} rho, {P} eta, "
+            "{P} weight_decay_rate".format(**types),
             "T param, T m, T v",
             """
-            F g = grad;
-            F mm = (F)m + one_minus_beta * (g - (F)m);
-            F vv = (F)v + one_minus_beta * (g * g - (F)v);
+            {C} g = grad;
+            {C} mm = ({C})m + one_minus_beta * (g - ({C})m);
+            {C} vv = ({C})v + one_minus_beta * (g * g - ({C})v);
             m = mm;
             v = vv;
-            F mt = mm * inv_fix;
-            F mt2 = mt * mt;
-            F denominator = mt2 * (1 - 2 * rho) + rho * vv * inv_fix;
-            F factor = rho >= (F)1 ? (F)1
-                : denominator == (F)0 ? (F)0 : mt2 * (1 - rho) / denominator;
-            factor = min((F)1, max((F)0, factor));
-            param = (F)param - eta * (lr * factor * mt + weight_decay_rate * (F)param);
-            """,
+            {C} mt = mm * inv_fix;
+            {C} mt2 = mt * mt;
+            {C} denominator = mt2 * (1 - 2 * rho) + rho * vv * inv_fix;
+            {C} factor = rho >= ({C})1 ? ({C})1
+                : denominator == ({C})0 ? ({C})0 : mt2 * (1 - rho) / denominator;
+            factor = min(({C})1, max(({C})0, factor));
+            param = ({C})param - eta * (lr * factor * mt + weight_decay_rate * ({C})param);
+            """.format(**types),
             "msvag_update",
         )(param.grad, *map(compute, scalars), param.array, self.state["m"], self.state["v"])
 
