@@ -171,3 +171,15 @@ def test_params_may_be_a_single_variable_even_an_uninitialized_one():
 
     with pytest.raises(AssertionError, match="directional derivative"):
         gradient_check.check_backward(wrong, x, _f32(1.0, 1.0), params=link.w)
+
+
+@pytest.mark.chainerx
+def test_numerical_grad_refuses_arrays_of_mixed_backends():
+    from chainer.testing._marks import chainerx_available
+
+    if not chainerx_available():
+        pytest.skip("needs the chainerx package with its ndarray")
+    x = numpy.zeros(1)
+    y = chainer.get_device("native:0").send(numpy.zeros(1))
+    with pytest.raises(RuntimeError, match="arrays of one backend, got chainerx, numpy"):
+        gradient_check.numerical_grad(lambda: (x,), (x,), (y,))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy
 
-from chainer import configuration, function_node
+from chainer import backend, configuration, function_node
 from chainer.variable import Variable
 
 __all__ = ["NondifferentiableError", "check_backward", "check_double_backward", "numerical_grad"]
@@ -78,6 +78,12 @@ def numerical_grad(
         raise AssertionError(f"eps must be positive, got {eps}")  # v7's error type
     inputs = tuple(inputs)
     grad_outputs = tuple(grad_outputs)
+    modules = {backend.get_array_module(a) for a in inputs + grad_outputs if a is not None}
+    if len(modules) > 1:  # v7's error type
+        names = ", ".join(sorted(m.__name__ for m in modules))
+        raise RuntimeError(
+            f"numerical_grad: inputs and grad_outputs must be arrays of one backend, got {names}"
+        )
     steps = _DETECTION_STEPS if detect_nondifferentiable else (-1.0, 1.0)
     grads = []
     for x in inputs:
