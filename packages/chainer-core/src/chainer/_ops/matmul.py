@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chainer._ops import _util
 from chainer._ops._util import force_array
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.variable import Variable
 
 
@@ -56,6 +56,19 @@ class MatMul(FunctionNode):
         if self.transb:
             b = _swap_last(b)
         return (force_array(a @ b, self.dtype),)
+
+    def forward_chainerx(self, inputs: tuple):
+        a, b = inputs
+        if a.dtype.kind == "c" or b.dtype.kind == "c":  # ChainerX has no complex dtypes
+            return Fallback
+        if self.transa:
+            a = _swap_last(a)
+        if self.transb:
+            b = _swap_last(b)
+        y = a @ b
+        if self.dtype is not None and y.dtype != self.dtype:
+            y = y.astype(self.dtype)
+        return (y,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         a, b = self.get_retained_inputs()
