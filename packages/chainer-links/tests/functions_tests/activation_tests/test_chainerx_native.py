@@ -21,6 +21,8 @@ from chainer.functions.activation import (
     tanh,
 )
 
+from ..chainerx_native import forbid_fallback, to_chainerx
+
 W = numpy.array([0.25, -0.5, 2.0], numpy.float32)
 
 NATIVE = [
@@ -42,18 +44,13 @@ NATIVE = [
 
 @pytest.mark.parametrize(("node", "func"), NATIVE, ids=[n.__name__ for n, _ in NATIVE])
 def test_runs_natively_on_chainerx(node, func, monkeypatch):
-    chainerx = pytest.importorskip("chainerx")
-
-    def fallback_forward(self, inputs):
-        raise AssertionError(f"{type(self).__name__} fell back to its NumPy forward")
-
-    monkeypatch.setattr(node, "forward", fallback_forward)
-    x_cpu = numpy.array([[-1.5, 0.25, 2.0], [0.5, -0.75, 1.0]], numpy.float32)
-    x = chainer.Variable(chainerx.array(x_cpu))
+    forbid_fallback(monkeypatch, node)
+    (x,) = to_chainerx(numpy.array([[-1.5, 0.25, 2.0], [0.5, -0.75, 1.0]], numpy.float32))
+    x = chainer.Variable(x)
     y = func(x)
-    assert isinstance(y.creator_node, node) and isinstance(y.array, chainerx.ndarray)
+    assert isinstance(y.creator_node, node) and y.xp is x.xp
     assert y.dtype == numpy.float32
-    y.grad = chainerx.ones_like(y.array)
+    y.grad = x.xp.ones_like(y.array)
     y.backward()
     assert x.grad.dtype == numpy.float32 and x.grad.shape == x.shape
 
