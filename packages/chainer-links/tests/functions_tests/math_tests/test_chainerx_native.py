@@ -25,6 +25,7 @@ from chainer.functions.math import (
     minmax,
     sqrt,
     square,
+    tensordot,
     trigonometric,
 )
 from chainer.functions.math import exponential as math_exponential
@@ -85,6 +86,11 @@ BINARY = [
     (maximum.Maximum, F.maximum, numpy.maximum),
     (minimum.Minimum, F.minimum, numpy.minimum),
     (matmul.MatMul, lambda a, b: F.matmul(a, b, transb=True), lambda a, b: a @ b.T),
+    (
+        tensordot.TensorDot,
+        lambda a, b: F.tensordot(a, b, axes=([1], [1])),
+        lambda a, b: numpy.tensordot(a, b, axes=([1], [1])),
+    ),
     (
         linear_interpolate.LinearInterpolate,
         lambda a, b: F.linear_interpolate(a * 0 + 0.25, a, b),
