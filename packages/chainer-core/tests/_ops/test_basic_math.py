@@ -242,7 +242,7 @@ NATIVE_ON_CHAINERX = [
     (basic_math.Neg, lambda a, b: -a),
     (basic_math.Mul, lambda a, b: a * b),
     (basic_math.MulConstant, lambda a, b: a * 2.0),
-    (basic_math.Div, lambda a, b: a / b),
+    (basic_math.Div, lambda a, b: a / b),  # float32 (float16 falls back)
     (basic_math.DivFromConstant, lambda a, b: 2.0 / a),
     (basic_math.PowVarVar, lambda a, b: a**b),
     (basic_math.PowVarConst, lambda a, b: a**2.0),
@@ -268,3 +268,13 @@ def test_operators_run_natively_on_chainerx(node, op, monkeypatch):
     y.grad = chainerx.ones_like(y.array)
     y.backward()
     assert a.grad.dtype == numpy.float32
+
+
+def test_float16_division_falls_back_on_chainerx():
+    chainerx = pytest.importorskip("chainerx")
+    a = chainerx.array([1.0, 3.0], numpy.float16)
+    b = chainerx.array([2.0, 4.0], numpy.float16)
+    assert basic_math.Div().forward_chainerx((a, b)) is chainer.Fallback
+    y = Variable(a) / Variable(b)
+    assert isinstance(y.array, chainerx.ndarray) and y.dtype == numpy.float16
+    numpy.testing.assert_array_equal(chainerx.to_numpy(y.array), [0.5, 0.75])

@@ -206,8 +206,13 @@ class Div(_Binary):
         self._input_indexes_to_retain = (0, 1)
         return (force_array(inputs[0] / inputs[1]),)
 
-    def forward_chainerx(self, inputs: tuple) -> tuple:
-        return (inputs[0] / inputs[1],)
+    def forward_chainerx(self, inputs: tuple):
+        a, b = inputs
+        if a.dtype == numpy.float16:
+            # ChainerX's float16 divide backward loses precision that v7's gradient checks of
+            # functions built on division (prod's double backward) see.
+            return Fallback
+        return (a / b,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]
