@@ -278,3 +278,21 @@ def test_float16_division_falls_back_on_chainerx():
     y = Variable(a) / Variable(b)
     assert isinstance(y.array, chainerx.ndarray) and y.dtype == numpy.float16
     numpy.testing.assert_array_equal(chainerx.to_numpy(y.array), [0.5, 0.75])
+
+
+def test_comparisons_of_chainerx_variables_are_chainerx_booleans():
+    chainerx = pytest.importorskip("chainerx")
+    x = Variable(chainerx.array([1.0, 2.0, 3.0], numpy.float32))
+    y = Variable(chainerx.array([2.0, 2.0, 2.0], numpy.float32))
+    cases = [
+        (x < y, [True, False, False]),
+        (x <= 2.0, [True, True, False]),
+        (x == y, [False, True, False]),
+        (x != 2, [True, False, True]),
+        (x > numpy.float32(1), [False, True, True]),
+        (x >= y, [False, True, True]),
+    ]
+    for z, expected in cases:
+        assert isinstance(z.array, chainerx.ndarray) and z.dtype == numpy.bool_
+        assert not z.requires_grad
+        numpy.testing.assert_array_equal(chainerx.to_numpy(z.array), expected)
