@@ -14,6 +14,7 @@ from chainer.functions.activation import (
     log_softmax,
     prelu,
     relu,
+    rrelu,
     sigmoid,
     softmax,
     softplus,
@@ -39,6 +40,7 @@ NATIVE = [
     (softplus.Softplus, lambda x: F.softplus(x, 2.0)),
     (prelu.PReLU, lambda x: F.prelu(x, x.xp.asarray(W))),
     (swish.Swish, lambda x: F.swish(x, x.xp.asarray(W))),
+    (rrelu.RReLU, F.rrelu),
 ]
 
 
