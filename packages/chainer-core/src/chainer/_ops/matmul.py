@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chainer._ops import _util
 from chainer._ops._util import force_array
-from chainer.function_node import Fallback, FunctionNode
+from chainer.function_node import FunctionNode
 from chainer.variable import Variable
 
 
@@ -57,10 +57,8 @@ class MatMul(FunctionNode):
             b = _swap_last(b)
         return (force_array(a @ b, self.dtype),)
 
-    def forward_chainerx(self, inputs: tuple):
+    def forward_chainerx(self, inputs: tuple) -> tuple:
         a, b = inputs
-        if a.dtype.kind == "c" or b.dtype.kind == "c":  # ChainerX has no complex dtypes
-            return Fallback
         if self.transa:
             a = _swap_last(a)
         if self.transb:
