@@ -4,7 +4,7 @@ import numpy
 import pytest
 
 import chainer
-from chainer import Variable, gradient_check
+from chainer import Variable, backend, gradient_check
 from chainer._ops import basic_math
 from chainer.utils import type_check
 
@@ -26,16 +26,21 @@ def _positive(rng, shape, dtype):
 
 @pytest.mark.parametrize("name", sorted(BINARY))
 @pytest.mark.parametrize(("shape_a", "shape_b"), SHAPES)
-def test_binary(name, shape_a, shape_b, dtype, rng):
+def test_binary(name, shape_a, shape_b, dtype, rng, backend_config):
     op, reference = BINARY[name]
-    a = _positive(rng, shape_a, dtype)
-    b = _positive(rng, shape_b, dtype)
+    to_device = backend_config.get_array
+    a_cpu = _positive(rng, shape_a, dtype)
+    b_cpu = _positive(rng, shape_b, dtype)
+    a, b = to_device(a_cpu), to_device(b_cpu)
     y = op(Variable(a), Variable(b))
-    expected = reference(a.astype(numpy.float64), b.astype(numpy.float64))
+    expected = reference(a_cpu.astype(numpy.float64), b_cpu.astype(numpy.float64))
     assert y.dtype == dtype and y.shape == expected.shape
-    numpy.testing.assert_allclose(y.array, expected, **FORWARD_TOLERANCES[dtype])
-    gy = rng.standard_normal(expected.shape).astype(dtype)
-    ggs = (rng.standard_normal(shape_a).astype(dtype), rng.standard_normal(shape_b).astype(dtype))
+    assert y.xp is backend_config.xp
+    numpy.testing.assert_allclose(
+        backend.CpuDevice().send(y.array), expected, **FORWARD_TOLERANCES[dtype]
+    )
+    gy = to_device(rng.standard_normal(expected.shape).astype(dtype))
+    ggs = tuple(to_device(rng.standard_normal(s).astype(dtype)) for s in (shape_a, shape_b))
     gradient_check.check_backward(op, (a, b), gy, **TOLERANCES[dtype])
     gradient_check.check_double_backward(op, (a, b), gy, ggs, **TOLERANCES[dtype])
 
@@ -54,32 +59,36 @@ SCALAR = {
     "neg": (lambda x: -x, lambda x: -x),
     "abs": (lambda x: abs(x - 1.0), lambda x: abs(x - 1.0)),
     "array_rhs": (
-        lambda x: x * numpy.array([2.0, 3.0], x.dtype),
+        lambda x: x * x.xp.asarray(numpy.array([2.0, 3.0], x.dtype)),
         lambda x: x * numpy.array([2.0, 3.0]),
     ),
     "array_lhs": (
-        lambda x: numpy.array([2.0, 3.0], x.dtype) - x,
+        # the reflected operator, as a NumPy array on the left defers to it
+        lambda x: x.__rsub__(x.xp.asarray(numpy.array([2.0, 3.0], x.dtype))),
         lambda x: numpy.array([2.0, 3.0]) - x,
     ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(SCALAR))
-def test_with_constants(name, dtype, rng):
+def test_with_constants(name, dtype, rng, backend_config):
     op, reference = SCALAR[name]
-    x = rng.uniform(0.5, 1.5, (3, 2)).astype(dtype)
+    to_device = backend_config.get_array
+    x_cpu = rng.uniform(0.5, 1.5, (3, 2)).astype(dtype)
     if name == "abs":  # keep away from the kink at 1
-        x = x + numpy.where(numpy.abs(x - 1) < 0.1, 0.2, 0).astype(dtype)
+        x_cpu = x_cpu + numpy.where(numpy.abs(x_cpu - 1) < 0.1, 0.2, 0).astype(dtype)
+    x = to_device(x_cpu)
     y = op(Variable(x))
-    assert isinstance(y, Variable) and y.dtype == dtype
+    assert isinstance(y, Variable) and y.dtype == dtype and y.xp is backend_config.xp
     numpy.testing.assert_allclose(
-        y.array, reference(x.astype(numpy.float64)), **FORWARD_TOLERANCES[dtype]
+        backend.CpuDevice().send(y.array),
+        reference(x_cpu.astype(numpy.float64)),
+        **FORWARD_TOLERANCES[dtype],
     )
-    gy = rng.standard_normal((3, 2)).astype(dtype)
+    gy = to_device(rng.standard_normal((3, 2)).astype(dtype))
+    ggx = to_device(rng.standard_normal((3, 2)).astype(dtype))
     gradient_check.check_backward(op, x, gy, **TOLERANCES[dtype])
-    gradient_check.check_double_backward(
-        op, x, gy, rng.standard_normal((3, 2)).astype(dtype), **TOLERANCES[dtype]
-    )
+    gradient_check.check_double_backward(op, x, gy, ggx, **TOLERANCES[dtype])
 
 
 def test_scalar_is_cast_to_the_variable_dtype():
@@ -223,3 +232,67 @@ def test_label_of_a_variable_constant_and_of_a_bad_one():
 def test_type_errors_name_the_operation_by_its_label():
     with pytest.raises(type_check.InvalidType, match=r"performed in: _ \* _ \(Forward\)"):
         Variable(numpy.ones(2, numpy.float32)) * Variable(numpy.ones(2, numpy.float64))
+
+
+NATIVE_ON_CHAINERX = [
+    (basic_math.Add, lambda a, b: a + b),
+    (basic_math.AddConstant, lambda a, b: a + 2.0),
+    (basic_math.Sub, lambda a, b: a - b),
+    (basic_math.SubFromConstant, lambda a, b: 2.0 - a),
+    (basic_math.Neg, lambda a, b: -a),
+    (basic_math.Mul, lambda a, b: a * b),
+    (basic_math.MulConstant, lambda a, b: a * 2.0),
+    (basic_math.Div, lambda a, b: a / b),  # float32 (float16 falls back)
+    (basic_math.DivFromConstant, lambda a, b: 2.0 / a),
+    (basic_math.PowVarVar, lambda a, b: a**b),
+    (basic_math.PowVarConst, lambda a, b: a**2.0),
+    (basic_math.PowConstVar, lambda a, b: 2.0**a),
+    (basic_math.Absolute, lambda a, b: abs(a)),
+]
+
+
+@pytest.mark.parametrize(
+    ("node", "op"), NATIVE_ON_CHAINERX, ids=lambda v: getattr(v, "__name__", "")
+)
+def test_operators_run_natively_on_chainerx(node, op, monkeypatch):
+    chainerx = pytest.importorskip("chainerx")
+
+    def fallback_forward(self, inputs):
+        raise AssertionError(f"{type(self).__name__} fell back to its NumPy forward")
+
+    monkeypatch.setattr(node, "forward", fallback_forward)
+    a = Variable(chainerx.array([0.5, 1.5], numpy.float32))
+    b = Variable(chainerx.array([2.0, 3.0], numpy.float32))
+    y = op(a, b)
+    assert isinstance(y.array, chainerx.ndarray)
+    y.grad = chainerx.ones_like(y.array)
+    y.backward()
+    assert a.grad.dtype == numpy.float32
+
+
+def test_float16_division_falls_back_on_chainerx():
+    chainerx = pytest.importorskip("chainerx")
+    a = chainerx.array([1.0, 3.0], numpy.float16)
+    b = chainerx.array([2.0, 4.0], numpy.float16)
+    assert basic_math.Div().forward_chainerx((a, b)) is chainer.Fallback
+    y = Variable(a) / Variable(b)
+    assert isinstance(y.array, chainerx.ndarray) and y.dtype == numpy.float16
+    numpy.testing.assert_array_equal(chainerx.to_numpy(y.array), [0.5, 0.75])
+
+
+def test_comparisons_of_chainerx_variables_are_chainerx_booleans():
+    chainerx = pytest.importorskip("chainerx")
+    x = Variable(chainerx.array([1.0, 2.0, 3.0], numpy.float32))
+    y = Variable(chainerx.array([2.0, 2.0, 2.0], numpy.float32))
+    cases = [
+        (x < y, [True, False, False]),
+        (x <= 2.0, [True, True, False]),
+        (x == y, [False, True, False]),
+        (x != 2, [True, False, True]),
+        (x > numpy.float32(1), [False, True, True]),
+        (x >= y, [False, True, True]),
+    ]
+    for z, expected in cases:
+        assert isinstance(z.array, chainerx.ndarray) and z.dtype == numpy.bool_
+        assert not z.requires_grad
+        numpy.testing.assert_array_equal(chainerx.to_numpy(z.array), expected)

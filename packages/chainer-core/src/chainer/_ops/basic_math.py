@@ -7,7 +7,7 @@ import numpy
 from chainer import _variable_checks
 from chainer._ops import _util
 from chainer._ops._util import force_array
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.variable import Variable
 
 
@@ -22,6 +22,12 @@ def constant_label(value) -> str:
     raise ValueError(
         f"a constant operand must be a Variable, a scalar or an array, got {type(value).__name__}"
     )
+
+
+def _chainerx_constant(value):
+    """``value`` if ChainerX can take it as a scalar operand (it keeps the array's dtype),
+    else None: array constants go through the NumPy forward."""
+    return value if isinstance(value, _SCALARS) else None
 
 
 def _sum_to(gx: Variable, shape: tuple) -> Variable:
@@ -69,6 +75,12 @@ class Add(FunctionNode):
             y = y + x
         return (force_array(y),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        y = inputs[0] + inputs[1]
+        for x in inputs[2:]:
+            y = y + x
+        return (y,)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]
         return tuple([_sum_to(gy, self.inputs[i].shape) for i in indexes])
@@ -87,6 +99,10 @@ class AddConstant(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(inputs[0] + self.value),)
 
+    def forward_chainerx(self, inputs: tuple):
+        value = _chainerx_constant(self.value)
+        return Fallback if value is None else (inputs[0] + value,)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return grad_outputs
 
@@ -96,6 +112,12 @@ class Sub(_Binary):
 
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(inputs[0] - inputs[1]),)
+
+    def forward_chainerx(self, inputs: tuple):
+        a, b = inputs
+        if a.dtype.kind == "b":  # NumPy refuses boolean subtraction; ChainerX would not
+            return Fallback
+        return (a - b,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]
@@ -115,6 +137,12 @@ class SubFromConstant(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(self.value - inputs[0]),)
 
+    def forward_chainerx(self, inputs: tuple):
+        value = _chainerx_constant(self.value)
+        if value is None or inputs[0].dtype.kind == "b":
+            return Fallback
+        return (value - inputs[0],)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (-grad_outputs[0],)
 
@@ -126,6 +154,10 @@ class Neg(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(-inputs[0]),)
 
+    def forward_chainerx(self, inputs: tuple):
+        x = inputs[0]
+        return Fallback if x.dtype.kind == "b" else (-x,)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (-grad_outputs[0],)
 
@@ -136,6 +168,9 @@ class Mul(_Binary):
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0, 1)
         return (force_array(inputs[0] * inputs[1]),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        return (inputs[0] * inputs[1],)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]
@@ -156,6 +191,10 @@ class MulConstant(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         return (force_array(inputs[0] * self.value),)
 
+    def forward_chainerx(self, inputs: tuple):
+        value = _chainerx_constant(self.value)
+        return Fallback if value is None else (inputs[0] * value,)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (grad_outputs[0] * self.value,)
 
@@ -166,6 +205,14 @@ class Div(_Binary):
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0, 1)
         return (force_array(inputs[0] / inputs[1]),)
+
+    def forward_chainerx(self, inputs: tuple):
+        a, b = inputs
+        if a.dtype == numpy.float16:
+            # ChainerX's float16 divide backward loses precision that v7's gradient checks of
+            # functions built on division (prod's double backward) see.
+            return Fallback
+        return (a / b,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]
@@ -192,6 +239,10 @@ class DivFromConstant(FunctionNode):
         self._input_indexes_to_retain = (0,)
         return (force_array(self.value / inputs[0]),)
 
+    def forward_chainerx(self, inputs: tuple):
+        value = _chainerx_constant(self.value)
+        return Fallback if value is None else (value / inputs[0],)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         (x,) = self.get_retained_inputs()
         return (grad_outputs[0] * (-self.value) / (x * x),)
@@ -203,6 +254,12 @@ class PowVarVar(_Binary):
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0, 1)
         return (force_array(inputs[0] ** inputs[1]),)
+
+    def forward_chainerx(self, inputs: tuple):
+        a, b = inputs
+        if a.dtype.kind == "b":  # NumPy computes booleans' powers in int8; ChainerX refuses
+            return Fallback
+        return (a**b,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         from chainer._ops.exponential import log
@@ -236,6 +293,10 @@ class PowVarConst(FunctionNode):
         self._input_indexes_to_retain = (0,)
         return (force_array(inputs[0] ** self.value),)
 
+    def forward_chainerx(self, inputs: tuple):
+        value = _chainerx_constant(self.value)
+        return Fallback if value is None else (inputs[0] ** value,)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         (x,) = self.get_retained_inputs()
         c = self.value
@@ -259,6 +320,10 @@ class PowConstVar(FunctionNode):
         self.retain_outputs((0,))
         return (force_array(self.value ** inputs[0]),)
 
+    def forward_chainerx(self, inputs: tuple):
+        value = _chainerx_constant(self.value)
+        return Fallback if value is None else (value ** inputs[0],)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         (y,) = self.get_retained_outputs()
         log_c = (
@@ -279,6 +344,9 @@ class Absolute(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         self._input_indexes_to_retain = (0,)
         return (force_array(abs(inputs[0])),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        return (abs(inputs[0]),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         (x,) = self.get_retained_inputs()

@@ -23,6 +23,11 @@ class Exp(FunctionNode):
         x = inputs[0]
         return (force_array(_xp(x).exp(x)),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.exp(inputs[0]),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (self.get_retained_outputs()[0] * grad_outputs[0],)
 
@@ -41,6 +46,11 @@ class Log(FunctionNode):
         self.retain_inputs((0,))
         x = inputs[0]
         return (force_array(_xp(x).log(x)),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.log(inputs[0]),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (grad_outputs[0] / self.get_retained_inputs()[0],)

@@ -57,6 +57,17 @@ class MatMul(FunctionNode):
             b = _swap_last(b)
         return (force_array(a @ b, self.dtype),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        a, b = inputs
+        if self.transa:
+            a = _swap_last(a)
+        if self.transb:
+            b = _swap_last(b)
+        y = a @ b
+        if self.dtype is not None and y.dtype != self.dtype:
+            y = y.astype(self.dtype)
+        return (y,)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         a, b = self.get_retained_inputs()
         gy = grad_outputs[0]

@@ -7,13 +7,14 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform_away_from_kinks
 
 
 @testing.parameterize(
     *testing.product({"shape": [(3, 4), (), (0, 2)], "z": [0.75, 3], "dtype": FLOAT_DTYPES})
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestClippedReLU(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)
@@ -31,7 +32,7 @@ class TestClippedReLU(testing.FunctionTestCase):
 
 
 @testing.parameterize(*testing.product({"dtype": FLOAT_DTYPES}))
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestReLU6(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

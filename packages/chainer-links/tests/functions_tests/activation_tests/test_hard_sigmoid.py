@@ -7,11 +7,12 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform_away_from_kinks
 
 
 @testing.parameterize(*testing.product({"shape": [(4, 3), (), (0, 2)], "dtype": FLOAT_DTYPES}))
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestHardSigmoid(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

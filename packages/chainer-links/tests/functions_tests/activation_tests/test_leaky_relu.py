@@ -7,6 +7,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform_away_from_kinks
 
 
@@ -15,7 +16,7 @@ from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform_away_from_kinks
         {"shape": [(3, 2), (), (0, 2)], "slope": [0.2, -0.3, 0.0], "dtype": FLOAT_DTYPES}
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestLeakyReLU(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

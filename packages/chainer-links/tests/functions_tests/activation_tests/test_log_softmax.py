@@ -7,6 +7,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
@@ -23,7 +24,7 @@ def _log_softmax(x, axis):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestLogSoftmax(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis = self.shape_axis
@@ -41,7 +42,7 @@ class TestLogSoftmax(testing.FunctionTestCase):
 
 
 @testing.parameterize({"shape": (0, 3)}, {"shape": (3, 0)})
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestLogSoftmaxEmpty(testing.FunctionTestCase):
     def generate_inputs(self):
         return (numpy.zeros(self.shape, numpy.float32),)

@@ -7,6 +7,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform_away_from_kinks
 
 
@@ -18,7 +19,7 @@ from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform_away_from_kinks
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestPReLU(testing.FunctionTestCase):
     def setUp(self):
         self.x_shape, self.w_shape = self.shapes

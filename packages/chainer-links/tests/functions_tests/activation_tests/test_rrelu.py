@@ -6,8 +6,11 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.activation.rrelu import RReLU
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform_away_from_kinks
 
 
@@ -16,7 +19,7 @@ from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform_away_from_kinks
         {"shape": [(3, 2), (), (0, 2)], "train": [True, False], "dtype": FLOAT_DTYPES}
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestRReLU(testing.FunctionTestCase):
     lower = 0.1
     upper = 0.4
@@ -46,6 +49,20 @@ def test_rrelu_draws_slopes_in_range_and_returns_them():
     assert 0.2 <= r.min() and r.max() < 0.3
     assert abs(r.mean() - 0.25) < 0.005 and r.std() > 0.02  # uniform: std ~0.029
     numpy.testing.assert_array_equal(y.array, -r)
+
+
+@testing.fix_random()
+def test_rrelu_on_chainerx_draws_slopes_once_for_values_and_gradients(monkeypatch):
+    forbid_fallback(monkeypatch, RReLU)
+    (x,) = to_chainerx(-numpy.ones((20, 10), numpy.float32))
+    x = chainer.Variable(x)
+    y, r = F.rrelu(x, l=0.2, u=0.3, return_r=True)
+    r = to_numpy(r)
+    assert r.dtype == numpy.float32 and 0.2 <= r.min() and r.max() < 0.3 and r.std() > 0.02
+    numpy.testing.assert_array_equal(to_numpy(y), -r)
+    y.grad = y.xp.ones_like(y.array)
+    y.backward()
+    numpy.testing.assert_array_equal(to_numpy(x.grad), r)
 
 
 def test_rrelu_test_mode_uses_the_mean_slope():

@@ -5,6 +5,7 @@ import numpy
 import chainer.functions as F
 from chainer import testing
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform_away_from_kinks
 
 ALPHA = 1.6732632423543772
@@ -14,7 +15,7 @@ SCALE = 1.0507009873554805
 @testing.parameterize(
     *testing.product({"shape": [(3, 2), ()], "params": [None, (2.0, 0.5)], "dtype": FLOAT_DTYPES})
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSELU(testing.FunctionTestCase):
     def setUp(self):
         self.alpha, self.scale = self.params or (ALPHA, SCALE)

@@ -11,11 +11,12 @@ from chainer import testing
 from chainer.functions.activation.sigmoid import Sigmoid, SigmoidGrad
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
 @testing.parameterize(*testing.product({"shape": [(3, 2), (), (0, 3)], "dtype": FLOAT_DTYPES}))
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSigmoid(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

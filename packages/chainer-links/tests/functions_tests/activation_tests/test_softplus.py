@@ -9,13 +9,14 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
 @testing.parameterize(
     *testing.product({"shape": [(3, 2), (), (0, 2)], "beta": [1.0, 2.5], "dtype": FLOAT_DTYPES})
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSoftplus(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

@@ -7,6 +7,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
@@ -18,7 +19,7 @@ from .conftest import FLOAT_DTYPES, loosen_for_float16
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSwish(testing.FunctionTestCase):
     def setUp(self):
         self.x_shape, self.beta_shape = self.shapes

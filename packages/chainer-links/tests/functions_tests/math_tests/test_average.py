@@ -6,6 +6,8 @@ import pytest
 import chainer.functions as F
 from chainer import testing
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 @testing.fix_random()
 @testing.parameterize(
@@ -24,7 +26,7 @@ from chainer import testing
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestAverage(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis, self.weighted, self.keepdims = self.case

@@ -10,6 +10,8 @@ from chainer._ops import basic_math as core_basic_math
 from chainer.functions.math import basic_math
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 _FLOAT16_TOLERANCES = {
     "check_forward_options": {"atol": 1e-3, "rtol": 1e-3},
     "check_backward_options": {"atol": 5e-3, "rtol": 5e-2},
@@ -31,7 +33,7 @@ _FLOAT16_TOLERANCES = {
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestAdd(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:
@@ -57,7 +59,7 @@ class TestAdd(testing.FunctionTestCase):
         {"dtype": [numpy.float16, numpy.float32, numpy.float64], "shape": [(3, 2), (1,), (0,)]}
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestAbsolute(testing.FunctionTestCase):
     dodge_nondifferentiable = True
 

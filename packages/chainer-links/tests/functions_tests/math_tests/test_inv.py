@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _well_conditioned(shape, dtype):
     n = shape[-1]
@@ -36,7 +38,7 @@ def _inverse_by_gauss_jordan(a):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestInv(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:  # computed in float32, rounded to float16

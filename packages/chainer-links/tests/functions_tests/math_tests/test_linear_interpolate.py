@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 @testing.fix_random()
 @testing.parameterize(
@@ -14,7 +16,7 @@ from chainer.utils import type_check
         {"dtype": [numpy.float16, numpy.float32, numpy.float64], "shape": [(3, 4), (), (0, 2)]}
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestLinearInterpolate(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:

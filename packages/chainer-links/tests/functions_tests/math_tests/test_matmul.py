@@ -9,6 +9,8 @@ from chainer import testing
 from chainer._ops import matmul as core_matmul
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 @testing.fix_random()
 @testing.parameterize(
@@ -27,7 +29,7 @@ from chainer.utils import type_check
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestMatMul(testing.FunctionTestCase):
     def setUp(self):
         self.a_shape, self.b_shape, self.transa, self.transb = self.case
@@ -66,7 +68,7 @@ class TestMatMul(testing.FunctionTestCase):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestBatchMatMul(testing.FunctionTestCase):
     def setUp(self):
         self.a_shape, self.b_shape, self.transa, self.transb = self.case

@@ -8,6 +8,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _distinct(shape, dtype):
     # Well-separated values: no ties, and finite differences never swap the extremum.
@@ -32,7 +34,7 @@ def _distinct(shape, dtype):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestMaxMin(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis, self.keepdims = self.case

@@ -6,6 +6,8 @@ import pytest
 import chainer
 import chainer.functions as F
 
+from ..chainerx_native import to_chainerx, to_numpy
+
 _EXPECTED = {
     "ceil": [-1.0, -0.0, 0.0, 1.0, 2.0],
     "floor": [-2.0, -1.0, 0.0, 0.0, 1.0],
@@ -28,3 +30,14 @@ def test_arrays_0d_and_zero_size(name):
     f = getattr(F, name)
     assert f(numpy.array(-1.5)).array == _EXPECTED[name][0]
     assert f(numpy.empty((0, 2), numpy.float32)).shape == (0, 2)
+
+
+@pytest.mark.parametrize("name", sorted(_EXPECTED))
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32])
+def test_chainerx_values_and_dtype(name, dtype):
+    (x,) = to_chainerx(numpy.array([-1.5, -0.5, 0.0, 0.5, 1.5], dtype))
+    y = getattr(F, name)(x)
+    assert y.dtype == dtype and not y.requires_grad
+    expected = numpy.array(_EXPECTED[name], dtype)
+    numpy.testing.assert_array_equal(to_numpy(y), expected)
+    numpy.testing.assert_array_equal(numpy.signbit(to_numpy(y)), numpy.signbit(expected))

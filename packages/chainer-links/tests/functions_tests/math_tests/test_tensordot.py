@@ -5,8 +5,10 @@ import pytest
 
 import chainer
 import chainer.functions as F
-from chainer import testing
+from chainer import backend, testing
 from chainer.utils import type_check
+
+from ..backend_configs import CPU_AND_CHAINERX
 
 
 @testing.fix_random()
@@ -27,7 +29,7 @@ from chainer.utils import type_check
         }
     )
 )
-@testing.inject_backend_tests(None, [{}, {"use_cuda": True}])
+@testing.inject_backend_tests(None, [*CPU_AND_CHAINERX, {"use_cuda": True}])
 class TestTensorDot(testing.FunctionTestCase):
     def setUp(self):
         self.a_shape, self.b_shape, self.axes = self.case
@@ -90,15 +92,18 @@ def test_bad_axes_and_shapes_are_rejected():
 
 
 @testing.fix_random()
-def test_mixed_dtypes_give_the_common_dtype_and_gradients_in_each_input_dtype():
-    a = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float16))
-    b = chainer.Variable(numpy.random.uniform(-1, 1, (3, 4)).astype(numpy.float64))
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
+def test_mixed_dtypes_give_the_common_dtype_and_gradients_in_each_input_dtype(backend_config):
+    a_cpu = numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float16)
+    b_cpu = numpy.random.uniform(-1, 1, (3, 4)).astype(numpy.float64)
+    a, b = (chainer.Variable(backend_config.get_array(x)) for x in (a_cpu, b_cpu))
     y = F.tensordot(a, b, axes=1)
     assert y.dtype == numpy.float64
-    numpy.testing.assert_allclose(y.array, a.array.astype(numpy.float64) @ b.array)
+    to_cpu = backend.CpuDevice().send
+    numpy.testing.assert_allclose(to_cpu(y.array), a_cpu.astype(numpy.float64) @ b_cpu)
     gy = numpy.random.uniform(-1, 1, (2, 4))
-    y.grad = gy
+    y.grad = backend_config.get_array(gy)
     y.backward()
     assert a.grad.dtype == numpy.float16 and b.grad.dtype == numpy.float64
-    numpy.testing.assert_allclose(a.grad, gy @ b.array.T, rtol=1e-2, atol=1e-3)
-    numpy.testing.assert_allclose(b.grad, a.array.astype(numpy.float64).T @ gy)
+    numpy.testing.assert_allclose(to_cpu(a.grad), gy @ b_cpu.T, rtol=1e-2, atol=1e-3)
+    numpy.testing.assert_allclose(to_cpu(b.grad), a_cpu.astype(numpy.float64).T @ gy)

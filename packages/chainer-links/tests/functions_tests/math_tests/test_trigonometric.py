@@ -10,6 +10,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _inside_unit_interval(shape, dtype):
     # Away from +-1, where the derivatives of arcsin and arccos blow up.
@@ -61,7 +63,7 @@ class TestArctan(unittest.TestCase):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestArctan2(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:

@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 special = pytest.importorskip("scipy.special")
 
 
@@ -28,7 +30,7 @@ def _hurwitz_by_series(x, q):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestZeta(testing.FunctionTestCase):
     def setUp(self):
         self.x, self.shape = self.case

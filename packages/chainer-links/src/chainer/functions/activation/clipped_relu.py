@@ -39,6 +39,11 @@ class ClippedReLU(FunctionNode):
         low, high = x.dtype.type(0), x.dtype.type(self.cap)
         return (force_array(backend.get_array_module(x).clip(x, low, high)),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.clipped_relu(inputs[0], self.cap),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0].array
         return ScaleGrad((x > 0) & (x < self.cap)).apply(grad_outputs)

@@ -37,6 +37,11 @@ class CReLU(FunctionNode):
         xp = backend.get_array_module(x)
         return (xp.concatenate((xp.maximum(x, 0), xp.maximum(-x, 0)), axis=self.axis),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.crelu(inputs[0], self.axis),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0].array
         gy = grad_outputs[0]

@@ -35,6 +35,11 @@ class ELU(FunctionNode):
         y = xp.where(x > 0, x, self.alpha * xp.expm1(_negative_part(xp, x)))
         return (force_array(y, x.dtype),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.elu(inputs[0], self.alpha),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0]
         return ELUGrad(self.alpha).apply((x, grad_outputs[0]))

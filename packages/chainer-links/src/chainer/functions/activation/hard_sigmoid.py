@@ -25,6 +25,11 @@ class HardSigmoid(FunctionNode):
         y = backend.get_array_module(x).clip(x * 0.2 + 0.5, 0, 1)
         return (force_array(y, x.dtype),)  # NumPy 1 promotes a 0-d x to float64 here
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.clip(inputs[0] * 0.2 + 0.5, 0, 1),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0].array
         slope = ((x > -2.5) & (x < 2.5)) * x.dtype.type(0.2)

@@ -29,6 +29,11 @@ class LeakyReLU(FunctionNode):
         y = backend.get_array_module(x).where(x >= 0, x, x * self.slope)
         return (force_array(y, x.dtype),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.leaky_relu(inputs[0], self.slope),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0].array
         xp = backend.get_array_module(x)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from chainer import backend
 from chainer._ops import array_ops
 from chainer._ops.exponential import exp
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.activation import _fast_checks
 from chainer.variable import Variable
 
@@ -44,6 +44,14 @@ class LogSoftmax(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         self.retain_outputs((0,))
         return (_log_softmax(inputs[0], self.axis),)
+
+    def forward_chainerx(self, inputs: tuple):
+        import chainerx
+
+        x = inputs[0]
+        if x.size == 0:  # ChainerX's max over an empty axis raises
+            return Fallback
+        return (chainerx.log_softmax(x, self.axis),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         y = self.get_retained_outputs()[0]

@@ -41,6 +41,13 @@ class PReLU(FunctionNode):
         W = W.reshape(channel_param_shape(x.ndim, W.shape))
         return (force_array(xp.where(x >= 0, x, x * W)),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x, W = inputs
+        W = W.reshape(channel_param_shape(x.ndim, W.shape))
+        return (chainerx.where(x >= 0, x, x * W),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, W = self.get_retained_inputs()
         gy = grad_outputs[0]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend
 from chainer._ops._util import force_array
 from chainer.configuration import config
@@ -53,6 +55,23 @@ class RReLU(FunctionNode):
             self.r = self.r.astype(x.dtype)
         self.retain_inputs((0,))
         return (force_array(xp.where(x >= 0, x, x * self.r)),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x = inputs[0]
+        device = backend.get_device_from_array(x)
+        # The rules of forward; slopes drawn here stay in self.r, so a second run (for the
+        # gradients) uses the same ones. They are drawn on the host, as by the fallback.
+        if not config.train:
+            self.r = chainerx.full(x.shape, (self.lower + self.upper) / 2, x.dtype, x.device)
+        elif self.r is None:
+            self.r = device.send(numpy.random.uniform(self.lower, self.upper, x.shape))
+        if not isinstance(self.r, chainerx.ndarray):
+            self.r = device.send(self.r)
+        if self.r.dtype != x.dtype:
+            self.r = self.r.astype(x.dtype)
+        return (chainerx.where(x >= 0, x, x * self.r),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0].array

@@ -32,6 +32,11 @@ class Sigmoid(FunctionNode):
         self.retain_outputs((0,))
         return (sigmoid_array(_get_array_module(x), x),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.sigmoid(inputs[0]),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         y = self.get_retained_outputs()[0]
         return SigmoidGrad().apply((y, grad_outputs[0]))

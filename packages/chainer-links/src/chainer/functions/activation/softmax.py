@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chainer import backend
 from chainer._ops import array_ops
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.activation import _fast_checks
 from chainer.variable import Variable
 
@@ -31,6 +31,14 @@ class Softmax(FunctionNode):
         xp.exp(y, out=y)
         y /= y.sum(axis=self.axis, keepdims=True)
         return (y,)
+
+    def forward_chainerx(self, inputs: tuple):
+        import chainerx
+
+        x = inputs[0]
+        if x.size == 0:  # ChainerX's max over an empty axis raises
+            return Fallback
+        return (chainerx.softmax(x, self.axis),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         y = self.get_retained_outputs()[0]

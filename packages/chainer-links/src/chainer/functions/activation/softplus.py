@@ -32,6 +32,11 @@ class Softplus(FunctionNode):
         y = xp.logaddexp(0, x * self.beta) * (1 / self.beta)
         return (force_array(y, x.dtype),)  # NumPy 1 promotes a 0-d x to float64 here
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.softplus(inputs[0], self.beta),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0]
         return (grad_outputs[0] * sigmoid(x * self.beta),)

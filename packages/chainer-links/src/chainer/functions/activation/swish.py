@@ -24,6 +24,13 @@ class Swish(FunctionNode):
         beta = beta.reshape(channel_param_shape(x.ndim, beta.shape))
         return (force_array(x * sigmoid_array(xp, beta * x)),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x, beta = inputs
+        beta = beta.reshape(channel_param_shape(x.ndim, beta.shape))
+        return (x * chainerx.sigmoid(beta * x),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, beta = self.get_retained_inputs()
         gy = grad_outputs[0]

@@ -22,6 +22,11 @@ class Tanh(FunctionNode):
         self.retain_outputs((0,))
         return (force_array(_get_array_module(x).tanh(x)),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.tanh(inputs[0]),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         y = self.get_retained_outputs()[0]
         return TanhGrad().apply((y, grad_outputs[0]))

@@ -25,6 +25,11 @@ class BatchL2NormSquared(FunctionNode):
         y = xp.einsum("ij,ij->i", flat, flat)
         return (utils.force_array(y, x.dtype),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        (x,) = inputs
+        flat = x.reshape(x.shape[0], utils.size_of_shape(x.shape[1:]))
+        return ((flat * flat).sum(axis=1),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         (x,) = self.get_retained_inputs()
         gy = reshape(grad_outputs[0], (len(x),) + (1,) * (x.ndim - 1))

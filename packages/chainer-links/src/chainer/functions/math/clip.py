@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
@@ -30,6 +32,14 @@ class Clip(FunctionNode):
         (x,) = inputs
         xp = backend.get_array_module(x)
         return (utils.force_array(xp.clip(x, self.x_min, self.x_max), x.dtype),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        # ChainerX's clip passes the gradient where x_min <= x <= x_max, as backward does.
+        low = -numpy.inf if self.x_min is None else self.x_min
+        high = numpy.inf if self.x_max is None else self.x_max
+        return (chainerx.clip(inputs[0], low, high),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0].array

@@ -14,6 +14,7 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 class Erf(UnarySpecial):
     _special_name = "erf"
     _function_name = "erf"
+    _chainerx_name = "erf"
     _retain = "x"
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions.math._broadcast import expect_broadcastable, reduce_to
+from chainer.functions.math._unary import round_toward_zero
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -36,7 +37,7 @@ class Fmod(FunctionNode):
             else:
                 # The quotient is piecewise constant: a constant of the gradient graph.
                 xp = backend.get_array_module(x.array)
-                quotient = xp.fix(x.array / divisor.array).astype(gy.dtype, copy=False)
+                quotient = round_toward_zero(xp, x.array / divisor.array).astype(gy.dtype)
                 g = -gy * quotient
             grads.append(reduce_to(g, self.inputs[i].shape))
         return tuple(grads)

@@ -6,7 +6,7 @@ import numpy
 
 from chainer import backend
 from chainer._ops.matmul import matmul
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.math._linalg import expect_square_matrices, lapack_array
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -28,6 +28,22 @@ class _Inverse(FunctionNode):
         try:
             y = xp.linalg.inv(lapack_array(a))
         except numpy.linalg.LinAlgError as e:
+            raise ValueError(f"{self.label}: the input has singular matrices ({e})") from e
+        return (y.astype(a.dtype, copy=False),)
+
+    def forward_chainerx(self, inputs: tuple):
+        import chainerx
+
+        (a,) = inputs
+        if a.ndim == 3 and len(a) == 0:  # nothing to stack
+            return Fallback
+        matrices = lapack_array(a)
+        try:
+            if a.ndim == 2:
+                y = chainerx.linalg.inv(matrices)
+            else:  # ChainerX inverts one matrix at a time
+                y = chainerx.stack([chainerx.linalg.inv(m) for m in matrices])
+        except chainerx.ChainerxError as e:
             raise ValueError(f"{self.label}: the input has singular matrices ({e})") from e
         return (y.astype(a.dtype, copy=False),)
 

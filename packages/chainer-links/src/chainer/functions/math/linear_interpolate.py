@@ -29,6 +29,10 @@ class LinearInterpolate(FunctionNode):
         p, x, y = inputs
         return (utils.force_array(p * (x - y) + y),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        p, x, y = inputs
+        return (p * (x - y) + y,)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         p, x, y = self.get_retained_inputs()
         g = grad_outputs[0]

@@ -32,6 +32,11 @@ class LogSumExp(FunctionNode):
         y = xp.log(xp.exp(x - m).sum(axis=self.axis, keepdims=True)) + m
         return (utils.force_array(y.reshape(_reduced_shape(x.shape, self.axis)), x.dtype),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.logsumexp(inputs[0], axis=self.axis),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         (x,) = self.get_retained_inputs()
         (y,) = self.get_retained_outputs()

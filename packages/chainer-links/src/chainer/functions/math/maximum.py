@@ -31,6 +31,13 @@ class ElementwiseChoice(FunctionNode):
         xp = backend.get_array_module(x1, x2)
         return (utils.force_array(getattr(xp, self._xp_name)(x1, x2)),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        # where(), not maximum(): the gradient goes to the input backward names, ties to x1.
+        x1, x2 = inputs
+        return (chainerx.where(self._first_wins(x1, x2), x1, x2),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x1, x2 = self.get_retained_inputs()
         gy = grad_outputs[0]

@@ -39,6 +39,13 @@ class _Extremum(FunctionNode):
         y = getattr(xp, self._xp_name)(x, axis=self.axis, keepdims=self.keepdims)
         return (utils.force_array(y),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        # ChainerX's gradient goes to every element equal to the extremum, as backward's.
+        reduce = getattr(chainerx, self._xp_name)
+        return (reduce(inputs[0], axis=self.axis, keepdims=self.keepdims),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         (x,) = self.get_retained_inputs()
         (y,) = self.get_retained_outputs()
@@ -78,6 +85,12 @@ class _IndexOfExtremum(FunctionNode):
         xp = backend.get_array_module(x)
         y = getattr(xp, self._xp_name)(x, axis=self.axis)
         return (utils.force_array(y, numpy.int32),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        y = getattr(chainerx, self._xp_name)(inputs[0], axis=self.axis)
+        return (y.astype(numpy.int32),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (None,)

@@ -6,7 +6,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer._ops.array_ops import transpose
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -79,6 +79,25 @@ class TensorDot(FunctionNode):
             y = a.reshape(a.shape + (1,) * b.ndim) * b
         dtype = numpy.result_type(a.dtype, b.dtype) if self.dtype is None else self.dtype
         return (utils.force_array(y, dtype),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        """ChainerX has no tensordot: the contracted axes are moved together and flattened,
+        and one matrix product contracts them (as ``numpy.tensordot`` computes it)."""
+        import chainerx
+
+        a, b = inputs
+        if a.size == 0 or b.size == 0:  # -1 cannot be resolved in an empty reshape
+            return Fallback
+        a_axes, b_axes = _split_axes(self.axes, a.ndim, b.ndim)
+        a_free = [i for i in range(a.ndim) if i not in a_axes]
+        b_free = [j for j in range(b.ndim) if j not in b_axes]
+        size = utils.size_of_shape([a.shape[i] for i in a_axes])
+        a_matrix = a.transpose(a_free + a_axes).reshape(-1, size)
+        b_matrix = b.transpose(b_axes + b_free).reshape(size, -1)
+        y = chainerx.dot(a_matrix, b_matrix)
+        shape = tuple(a.shape[i] for i in a_free) + tuple(b.shape[j] for j in b_free)
+        dtype = y.dtype if self.dtype is None else numpy.dtype(self.dtype)
+        return (y.reshape(shape).astype(dtype, copy=False),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         a, b = self.get_retained_inputs()

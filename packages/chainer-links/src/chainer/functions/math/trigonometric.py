@@ -76,6 +76,11 @@ class Arctan2(FunctionNode):
         xp = backend.get_array_module(x1, x2)
         return (utils.force_array(xp.arctan2(x1, x2)),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.arctan2(*inputs),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x1, x2 = self.get_retained_inputs()
         g = grad_outputs[0] / (x1 * x1 + x2 * x2)

@@ -38,6 +38,8 @@ class Zeta(FunctionNode):
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         (q,) = self.get_retained_inputs()
         x = self._x
+        if not numpy.isscalar(x):  # on q's device: a fallback forward left it on the host
+            x = backend.get_device_from_array(q.array).send(x)
         g = grad_outputs[0] * zeta(x + 1, q) * -x
         return (reduce_to(g, q.shape),)
 
