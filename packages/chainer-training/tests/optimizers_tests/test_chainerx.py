@@ -214,3 +214,20 @@ def test_state_round_trips_through_npz_and_lands_on_the_parameter_device(tmp_pat
         assert rule.state[key].device.name == "native:0"
     numpy.testing.assert_allclose(to_numpy(rule.state["m"]), saved["m"] * 0.9, rtol=1e-6)
     numpy.testing.assert_allclose(to_numpy(rule.state["v"]), saved["v"] * 0.999, rtol=1e-6)
+
+
+def test_the_grouped_numpy_update_steps_aside_for_chainerx(monkeypatch):
+    from chainer.optimizers import _elementwise
+
+    real = _elementwise._update_group
+    grouped = []
+
+    def record(params):
+        grouped.append(len(params))
+        real(params)
+
+    monkeypatch.setattr(_elementwise, "_update_group", record)
+    run_steps("native:0", optimizers.Adam, steps=1)
+    assert grouped == []
+    run_steps("@numpy", optimizers.Adam, steps=1)
+    assert grouped == [2]  # NumPy parameters are grouped: the check sees the grouped path
