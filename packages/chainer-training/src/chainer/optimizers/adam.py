@@ -68,11 +68,16 @@ def _apply_step(param, m, second_moment, scratch, eps, alpha_t, eta, decay, boun
     if bounds is not None:
         numpy.clip(scratch, *bounds, out=scratch)
     scratch *= m
+    _apply_scaled(param, scratch, eta, decay)
+
+
+def _apply_scaled(param, step, eta, decay):
+    # In-place operators only: shared by the NumPy and the ChainerX kernels.
     if eta != 1:
-        scratch *= eta
+        step *= eta
     if decay != 1:
         param *= decay
-    param -= scratch
+    param -= step
 
 
 def _adam_kernel(param, grad, m, v, scratch, c1, c2, eps, alpha_t, eta, decay, bounds):
@@ -93,11 +98,7 @@ def _apply_step_chainerx(param, m, second_moment, eps, alpha_t, eta, decay, boun
     if bounds is not None:
         step = chainerx.clip(step, *bounds)
     step *= m
-    if eta != 1:
-        step *= eta
-    if decay != 1:
-        param *= decay
-    param -= step
+    _apply_scaled(param, step, eta, decay)
 
 
 @chainerx_kernel_for(_adam_kernel)
