@@ -698,7 +698,8 @@ def doctest(session: nox.Session) -> None:
 @nox.session(python=DEFAULT_PYTHON)
 def example(session: nox.Session) -> None:
     """The main job: the examples on freshly built `chainer` wheels, accuracy asserted."""
-    wheels = _build_wheels(session, _sibling_closure("chainer"))
+    # With the `x` extra: the main job runs on ChainerX too (Chainer on ChainerX).
+    wheels = _build_wheels(session, _sibling_closure("chainer", ("x",)))
     # scikit-learn ships the real datasets the examples train on offline.
     session.install(*wheels, "scikit-learn", "matplotlib")
     # The session's own folder, so that a result/ of the user's own runs is left alone.
@@ -715,6 +716,25 @@ def example(session: nox.Session) -> None:
         str(out / "mnist"),
         *session.posargs,
     )
+    # The same run on ChainerX reaches the same accuracy (same seed and data).
+    session.run(
+        "python",
+        str(examples / "mnist" / "train_mnist.py"),
+        "--device",
+        "native:0",
+        "--no-progress",
+        "--min-accuracy",
+        "0.95",
+        "--out",
+        str(out / "mnist-chainerx"),
+        *session.posargs,
+    )
+    accuracies = [
+        json.loads((out / name / "log").read_text())[-1]["validation/main/accuracy"]
+        for name in ("mnist", "mnist-chainerx")
+    ]
+    if abs(accuracies[0] - accuracies[1]) > 0.01:
+        session.error(f"the main job on NumPy and on ChainerX differ: accuracies {accuracies}")
     session.run(
         "python",
         str(examples / "glance" / "glance.py"),

@@ -7,6 +7,7 @@ downloads MNIST once into the dataset root. Results (log, plots, snapshots) go t
     python examples/mnist/train_mnist.py                # digits, ~30 s on 2 cores
     python examples/mnist/train_mnist.py --resume       # continue from the last snapshot
     python examples/mnist/train_mnist.py --dataset mnist --epoch 20
+    python examples/mnist/train_mnist.py --device native:0  # Chainer on ChainerX (chainer[x])
 """
 
 from __future__ import annotations
@@ -68,7 +69,12 @@ def parse_args(argv):
     parser.add_argument("--batchsize", "-b", type=int, default=64)
     parser.add_argument("--epoch", "-e", type=int, default=20)
     parser.add_argument("--unit", "-u", type=int, default=256)
-    parser.add_argument("--device", "-d", default="@numpy", help="device spec, e.g. @cupy:0")
+    parser.add_argument(
+        "--device",
+        "-d",
+        default="@numpy",
+        help="device spec: @numpy (default), native:0 (ChainerX, needs chainer[x]), @cupy:0",
+    )
     parser.add_argument("--out", "-o", default="result/mnist")
     parser.add_argument("--seed", type=int, default=0, help="seed of NumPy's generator")
     parser.add_argument("--resume", action="store_true", help="resume from the last snapshot")

@@ -129,7 +129,11 @@ def copy_params(dst: Link, src: Link, copy_persistent: bool) -> None:
         for name in mine._params:
             source = their_param(theirs, name)
             if source._array is not None:
-                attrs[name].copydata(source)
+                target = attrs[name]
+                if target._array is None:
+                    # Made on the target's own device (as in v7), then filled.
+                    target.initialize(source.shape)
+                target.copydata(source)
         if not copy_persistent:
             continue
         for name in mine._persistent:

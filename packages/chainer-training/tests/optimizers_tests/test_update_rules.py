@@ -12,7 +12,22 @@ import numpy
 import pytest
 
 import chainer
-from chainer import optimizers
+from chainer import backend, optimizers
+from chainer.backends import _chainerx
+
+# ChainerX parameters run the ChainerX twin of each CPU kernel where one exists (SGD, the
+# momentum family, AdaGrad, RMSprop, the Adam family), else the CPU kernel on NumPy views.
+DEVICES = [
+    "@numpy",
+    pytest.param(
+        "native:0",
+        marks=[
+            pytest.mark.chainerx,
+            pytest.mark.skipif(not _chainerx.is_available(), reason="chainerx is not available"),
+        ],
+    ),
+]
+to_numpy = backend.CpuDevice().send
 
 
 def zeros(*names):
@@ -226,26 +241,30 @@ def _make_optimizer(name):
     return cls(**kwargs)
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
 @pytest.mark.parametrize("name", list(CASES))
-def test_each_step_matches_the_formula(kit, name, dtype):
+def test_each_step_matches_the_formula(kit, name, dtype, device):
     _, hp, reference, initial_state = CASES[name]
+    device = chainer.get_device(device)
     model = kit.Quadratic(dtype)
+    model.to_device(device)
     optimizer = _make_optimizer(name).setup(model)
     rng = numpy.random.default_rng(1)
     for t in range(1, STEPS + 1):
         expected = {}
         for param in model.params():
-            param.grad = rng.uniform(-1, 1, param.shape).astype(dtype)
+            grad = rng.uniform(-1, 1, param.shape).astype(dtype)
+            param.grad = device.send(grad)
             rule = param.update_rule
             state = (
                 initial_state(param.shape)
                 if rule.state is None
-                else {k: v.astype(numpy.float64) for k, v in rule.state.items()}
+                else {k: to_numpy(v).astype(numpy.float64) for k, v in rule.state.items()}
             )
-            expected[param.name] = reference(
-                param.array.astype(numpy.float64), param.grad.astype(numpy.float64), state, t, hp
-            )
+            before = to_numpy(param.array).astype(numpy.float64)
+            expected[param.name] = reference(before, grad.astype(numpy.float64), state, t, hp)
+        arrays = {param.name: param.array for param in model.params()}
         optimizer.update()
         for param in model.params():
             want_param, want_state = expected[param.name]
@@ -254,11 +273,16 @@ def test_each_step_matches_the_formula(kit, name, dtype):
             assert sorted(rule.state) == sorted(want_state)
             for key, value in want_state.items():
                 assert rule.state[key].dtype == dtype
+                assert backend.get_device_from_array(rule.state[key]) == device
                 numpy.testing.assert_allclose(
-                    rule.state[key], value, **TOLERANCES[dtype], err_msg=f"state {key!r}"
+                    to_numpy(rule.state[key]),
+                    value,
+                    **TOLERANCES[dtype],
+                    err_msg=f"state {key!r}",
                 )
+            assert param.array is arrays[param.name]  # updated in place
             assert param.array.dtype == dtype
-            numpy.testing.assert_allclose(param.array, want_param, **TOLERANCES[dtype])
+            numpy.testing.assert_allclose(to_numpy(param.array), want_param, **TOLERANCES[dtype])
     assert optimizer.t == STEPS
 
 

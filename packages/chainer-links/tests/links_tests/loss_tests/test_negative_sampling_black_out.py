@@ -1,9 +1,11 @@
 """NegativeSampling and BlackOut: parameters, samplers and the wrapped losses."""
 
 import numpy
+import pytest
 
 import chainer.functions as F
 import chainer.links as L
+from chainer.backends import _chainerx
 
 
 def _uniform(*shape):
@@ -82,3 +84,26 @@ def test_black_out_draws_samples_per_row():
     loss = link(_uniform(2, 3), numpy.array([0, 1], numpy.int32))
     loss.backward()
     assert loss.shape == () and link.W.grad is not None
+
+
+@pytest.mark.chainerx
+@pytest.mark.skipif(not _chainerx.is_available(), reason="chainerx is not available")
+def test_negative_sampling_samples_live_with_the_link_on_chainerx():
+    import chainerx
+
+    link = L.NegativeSampling(3, [4, 1, 2, 8], sample_size=2)
+    link.W.array[...] = _uniform(4, 3)
+    W = link.W.array.copy()
+    link.to_device("native:0")
+    x, t = _uniform(2, 3), numpy.array([1, 3], numpy.int32)
+    loss, samples = link(chainerx.array(x), chainerx.array(t), reduce="no", return_samples=True)
+    assert isinstance(samples, chainerx.ndarray)
+    assert samples.device.name == "native:0"
+    assert samples.dtype == numpy.int32
+    samples = chainerx.to_numpy(samples)
+    numpy.testing.assert_array_equal(samples[:, 0], t)
+    expected = [
+        -_log_sigmoid(W[row[0]] @ xi) - sum(_log_sigmoid(-(W[s] @ xi)) for s in row[1:])
+        for xi, row in zip(x, samples)
+    ]
+    numpy.testing.assert_allclose(chainerx.to_numpy(loss.array), expected, rtol=1e-5)

@@ -3,13 +3,16 @@
 CPU updates run a *kernel* (a function of NumPy arrays applying the formula in place through
 ``out=``) by :func:`~chainer.optimizers._chunks.update_in_chunks`, one parameter at a time, or
 by :func:`~chainer.optimizers._grouped.update_group` for many parameters at once. GPU updates
-run one CuPy elementwise kernel per rule, as Chainer's do.
+run one CuPy elementwise kernel per rule, as Chainer's do. ChainerX updates run the ChainerX
+twin of the CPU kernel (registered with :func:`chainerx_kernel_for`) on the parameter's array
+seen through ``as_grad_stopped()``, so the array stays the one in the graph; a kernel without
+a twin runs on NumPy views of the ChainerX arrays (``UpdateRule.update_core_chainerx``).
 """
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import numpy
@@ -18,6 +21,25 @@ from chainer._grouped_update import runs_plain_cpu_update
 from chainer.optimizer import Hyperparameter, UpdateRule
 from chainer.optimizers._chunks import KernelCall, update_in_chunks
 from chainer.optimizers._grouped import update_group as _update_group
+
+#: ChainerX twins of CPU kernels, keyed by the CPU kernel (see :func:`chainerx_kernel_for`).
+_CHAINERX_KERNELS: dict[Callable[..., None], Callable[..., None]] = {}
+#: Dtypes updated by a ChainerX twin; float16 runs the CPU kernel, which computes in float32.
+_CHAINERX_KERNEL_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+
+
+def chainerx_kernel_for(cpu_kernel: Callable[..., None]) -> Callable:
+    """Register the decorated function as the ChainerX form of ``cpu_kernel``.
+
+    The ChainerX kernel takes ``(param, grad, *state, *scalars)`` like the CPU one minus its
+    scratch buffers, and updates ``param`` and the state in place with ChainerX operations.
+    """
+
+    def register(kernel: Callable[..., None]) -> Callable[..., None]:
+        _CHAINERX_KERNELS[cpu_kernel] = kernel
+        return kernel
+
+    return register
 
 
 def set_hyperparams(hyperparam: Hyperparameter, owner: str, **values: Any) -> None:
@@ -109,6 +131,29 @@ class ElementwiseRule(UpdateRule):
             kernel, param.array, param.grad, tuple(state[k] for k in keys), n_scratch, *scalars
         )
 
+    def update_core_chainerx(self, param) -> None:
+        """Update in place with the ChainerX twin of the CPU kernel, if it has one.
+
+        A subclass that overrides ``update_core_cpu``, a kernel without a twin and float16
+        arrays take the NumPy path of :meth:`UpdateRule.update_core_chainerx` instead.
+        """
+        if (
+            type(self).update_core_cpu is ElementwiseRule.update_core_cpu
+            and param.dtype in _CHAINERX_KERNEL_DTYPES
+        ):
+            cpu_kernel, keys, _, scalars = self._kernel_call()
+            kernel = _CHAINERX_KERNELS.get(cpu_kernel)
+            if kernel is not None:
+                state = self._state
+                kernel(
+                    param.array.as_grad_stopped(),
+                    param.grad.as_grad_stopped(),
+                    *(state[key] for key in keys),
+                    *scalars,
+                )
+                return
+        super().update_core_chainerx(param)
+
     def _group_key(self, param) -> Hashable | None:
         # Rules of one class at one ``t`` that read every hyperparameter from the same parent
         # compute the same kernel scalars, so one computation serves the whole group.
@@ -181,9 +226,34 @@ def step_by_root_mean_square(
     param -= scratch
 
 
+def update_moments_chainerx(grad, m, v, one_minus_beta1: float, one_minus_beta2: float) -> None:
+    """ChainerX form of :func:`update_moments`."""
+    m += (grad - m) * one_minus_beta1
+    v += (grad * grad - v) * one_minus_beta2
+
+
+def step_by_root_mean_square_chainerx(
+    param, grad, mean_square, lr: float, eps: float, eps_inside_sqrt: bool = False
+) -> None:
+    """ChainerX form of :func:`step_by_root_mean_square`."""
+    import chainerx
+
+    if eps_inside_sqrt:
+        denominator = chainerx.sqrt(mean_square + eps)
+    else:
+        denominator = chainerx.sqrt(mean_square) + eps
+    param -= grad / denominator * lr
+
+
 def decay_toward_square(mean_square, x, scratch, decay: float) -> None:
     """Kernel step: the running mean ``mean_square = decay * mean_square + (1 - decay) * x**2``."""
     mean_square *= decay
     numpy.multiply(x, x, out=scratch)
     scratch *= 1 - decay
     mean_square += scratch
+
+
+def decay_toward_square_chainerx(mean_square, x, decay: float) -> None:
+    """ChainerX form of :func:`decay_toward_square`."""
+    mean_square *= decay
+    mean_square += x * x * (1 - decay)

@@ -9,7 +9,9 @@ from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProx
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
     KernelCall,
+    chainerx_kernel_for,
     decay_toward_square,
+    decay_toward_square_chainerx,
     default_hyperparam,
     set_hyperparams,
 )
@@ -25,6 +27,16 @@ def _ada_delta_kernel(param, grad, msg, msdx, dx, scratch, rho, eps):
     numpy.sqrt(dx, out=dx)
     dx *= grad
     decay_toward_square(msdx, dx, scratch, rho)
+    param -= dx
+
+
+@chainerx_kernel_for(_ada_delta_kernel)
+def _ada_delta_chainerx(param, grad, msg, msdx, rho, eps):
+    import chainerx
+
+    decay_toward_square_chainerx(msg, grad, rho)
+    dx = chainerx.sqrt((msdx + eps) / (msg + eps)) * grad
+    decay_toward_square_chainerx(msdx, dx, rho)
     param -= dx
 
 

@@ -9,12 +9,14 @@ from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProx
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
     KernelCall,
+    chainerx_kernel_for,
     check_eps_fits,
     default_hyperparam,
     gpu_compute_type,
     gpu_kernel_types,
     set_hyperparams,
     step_by_root_mean_square,
+    step_by_root_mean_square_chainerx,
 )
 
 _default_hyperparam = default_hyperparam(lr=0.001, eps=1e-8)
@@ -24,6 +26,12 @@ def _ada_grad_kernel(param, grad, h, scratch, lr, eps):
     numpy.multiply(grad, grad, out=scratch)
     h += scratch
     step_by_root_mean_square(param, grad, h, scratch, lr, eps)
+
+
+@chainerx_kernel_for(_ada_grad_kernel)
+def _ada_grad_chainerx(param, grad, h, lr, eps):
+    h += grad * grad
+    step_by_root_mean_square_chainerx(param, grad, h, lr, eps)
 
 
 class AdaGradRule(ElementwiseRule):

@@ -29,6 +29,7 @@ from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProx
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
     KernelCall,
+    chainerx_kernel_for,
     check_eps_fits,
     default_hyperparam,
     gpu_compute_type,
@@ -36,6 +37,7 @@ from chainer.optimizers._elementwise import (
     set_flags,
     set_hyperparams,
     update_moments,
+    update_moments_chainerx,
 )
 
 _default_hyperparam = default_hyperparam(
@@ -68,11 +70,16 @@ def _apply_step(param, m, second_moment, scratch, eps, alpha_t, eta, decay, boun
     if bounds is not None:
         numpy.clip(scratch, *bounds, out=scratch)
     scratch *= m
+    _apply_scaled(param, scratch, eta, decay)
+
+
+def _apply_scaled(param, step, eta, decay):
+    # In-place operators only: shared by the NumPy and the ChainerX kernels.
     if eta != 1:
-        scratch *= eta
+        step *= eta
     if decay != 1:
         param *= decay
-    param -= scratch
+    param -= step
 
 
 def _adam_kernel(param, grad, m, v, scratch, c1, c2, eps, alpha_t, eta, decay, bounds):
@@ -84,6 +91,31 @@ def _amsgrad_kernel(param, grad, m, v, vhat, scratch, c1, c2, eps, alpha_t, eta,
     update_moments(grad, m, v, scratch, c1, c2)
     numpy.maximum(vhat, v, out=vhat)
     _apply_step(param, m, vhat, scratch, eps, alpha_t, eta, decay, bounds)
+
+
+def _apply_step_chainerx(param, m, second_moment, eps, alpha_t, eta, decay, bounds):
+    import chainerx
+
+    step = alpha_t / (chainerx.sqrt(second_moment) + eps)
+    if bounds is not None:
+        step = chainerx.clip(step, *bounds)
+    step *= m
+    _apply_scaled(param, step, eta, decay)
+
+
+@chainerx_kernel_for(_adam_kernel)
+def _adam_chainerx(param, grad, m, v, c1, c2, eps, alpha_t, eta, decay, bounds):
+    update_moments_chainerx(grad, m, v, c1, c2)
+    _apply_step_chainerx(param, m, v, eps, alpha_t, eta, decay, bounds)
+
+
+@chainerx_kernel_for(_amsgrad_kernel)
+def _amsgrad_chainerx(param, grad, m, v, vhat, c1, c2, eps, alpha_t, eta, decay, bounds):
+    import chainerx
+
+    update_moments_chainerx(grad, m, v, c1, c2)
+    chainerx.copyto(vhat, chainerx.maximum(vhat, v))
+    _apply_step_chainerx(param, m, vhat, eps, alpha_t, eta, decay, bounds)
 
 
 class AdamRule(ElementwiseRule):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy
 
+from chainer.optimizers._elementwise import chainerx_kernel_for
 from chainer.optimizers._momentum import VelocityMethod, VelocityRule
 
 
@@ -17,6 +18,13 @@ def _corrected_momentum_kernel(param, grad, v, scratch, lr, momentum):
     v -= grad
     numpy.multiply(v, lr, out=scratch)
     param += scratch
+
+
+@chainerx_kernel_for(_corrected_momentum_kernel)
+def _corrected_momentum_chainerx(param, grad, v, lr, momentum):
+    v *= momentum
+    v -= grad
+    param += v * lr
 
 
 class CorrectedMomentumSGDRule(VelocityRule):

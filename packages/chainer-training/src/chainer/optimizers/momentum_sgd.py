@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy
 
+from chainer.optimizers._elementwise import chainerx_kernel_for
 from chainer.optimizers._momentum import VelocityMethod, VelocityRule
 
 
@@ -11,6 +12,13 @@ def _momentum_kernel(param, grad, v, scratch, lr, momentum):
     v *= momentum
     numpy.multiply(grad, lr, out=scratch)
     v -= scratch
+    param += v
+
+
+@chainerx_kernel_for(_momentum_kernel)
+def _momentum_chainerx(param, grad, v, lr, momentum):
+    v *= momentum
+    v -= grad * lr
     param += v
 
 

@@ -25,11 +25,13 @@ from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProx
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
     KernelCall,
+    chainerx_kernel_for,
     default_hyperparam,
     gpu_compute_type,
     gpu_kernel_types,
     set_hyperparams,
     update_moments,
+    update_moments_chainerx,
 )
 
 _default_hyperparam = default_hyperparam(lr=0.1, beta=0.9, eta=1.0, weight_decay_rate=0)
@@ -61,6 +63,25 @@ def _msvag_kernel(param, grad, m, v, factor, denominator, scratch, beta, rho, fi
     if decay != 1:
         param *= decay
     param -= factor
+
+
+@chainerx_kernel_for(_msvag_kernel)
+def _msvag_chainerx(param, grad, m, v, beta, rho, fix, lr, decay):
+    import chainerx
+
+    update_moments_chainerx(grad, m, v, 1 - beta, 1 - beta)
+    if rho >= 1:  # the first step: no variance estimate, the factor is 1
+        step = m * (lr / fix)
+    else:
+        squared_mean = m * m * (1 / (fix * fix))
+        denominator = v * (rho / fix) + squared_mean * (1 - 2 * rho)
+        factor = squared_mean * (1 - rho) / denominator
+        # where() drops the NaN of 0 / 0 as fmax does on NumPy: the factor is 0 there.
+        factor = chainerx.minimum(chainerx.where(factor > 0, factor, 0), 1)
+        step = factor * m * (lr / fix)
+    if decay != 1:
+        param *= decay
+    param -= step
 
 
 class MSVAGRule(ElementwiseRule):

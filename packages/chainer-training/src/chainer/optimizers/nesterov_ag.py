@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy
 
+from chainer.optimizers._elementwise import chainerx_kernel_for
 from chainer.optimizers._momentum import VelocityMethod, VelocityRule
 
 
@@ -21,6 +22,15 @@ def _nesterov_kernel(param, grad, v, scratch, lr, momentum):
     param -= scratch
     numpy.multiply(v, momentum * momentum, out=scratch)
     param += scratch
+
+
+@chainerx_kernel_for(_nesterov_kernel)
+def _nesterov_chainerx(param, grad, v, lr, momentum):
+    step = grad * lr
+    v *= momentum
+    v -= step
+    param -= step * (1 + momentum)
+    param += v * (momentum * momentum)
 
 
 class NesterovAGRule(VelocityRule):

@@ -7,12 +7,15 @@ from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProx
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
     KernelCall,
+    chainerx_kernel_for,
     check_eps_fits,
     decay_toward_square,
+    decay_toward_square_chainerx,
     default_hyperparam,
     set_flags,
     set_hyperparams,
     step_by_root_mean_square,
+    step_by_root_mean_square_chainerx,
 )
 
 _default_hyperparam = default_hyperparam(lr=0.01, alpha=0.99, eps=1e-8, eps_inside_sqrt=False)
@@ -21,6 +24,12 @@ _default_hyperparam = default_hyperparam(lr=0.01, alpha=0.99, eps=1e-8, eps_insi
 def _rmsprop_kernel(param, grad, ms, scratch, lr, alpha, eps, eps_inside_sqrt):
     decay_toward_square(ms, grad, scratch, alpha)
     step_by_root_mean_square(param, grad, ms, scratch, lr, eps, eps_inside_sqrt)
+
+
+@chainerx_kernel_for(_rmsprop_kernel)
+def _rmsprop_chainerx(param, grad, ms, lr, alpha, eps, eps_inside_sqrt):
+    decay_toward_square_chainerx(ms, grad, alpha)
+    step_by_root_mean_square_chainerx(param, grad, ms, lr, eps, eps_inside_sqrt)
 
 
 class RMSpropRule(ElementwiseRule):

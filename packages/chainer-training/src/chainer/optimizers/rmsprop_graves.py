@@ -9,7 +9,9 @@ from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProx
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
     KernelCall,
+    chainerx_kernel_for,
     decay_toward_square,
+    decay_toward_square_chainerx,
     default_hyperparam,
     set_hyperparams,
 )
@@ -30,6 +32,18 @@ def _graves_kernel(param, grad, n, g, delta, scratch, lr, alpha, momentum, eps):
     scratch *= lr
     delta *= momentum
     delta -= scratch
+    param += delta
+
+
+@chainerx_kernel_for(_graves_kernel)
+def _graves_chainerx(param, grad, n, g, delta, lr, alpha, momentum, eps):
+    import chainerx
+
+    decay_toward_square_chainerx(n, grad, alpha)
+    g *= alpha
+    g += grad * (1 - alpha)
+    delta *= momentum
+    delta -= grad / chainerx.sqrt(n - g * g + eps) * lr
     param += delta
 
 

@@ -9,6 +9,7 @@ from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProx
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
     KernelCall,
+    chainerx_kernel_for,
     default_hyperparam,
     set_hyperparams,
 )
@@ -19,6 +20,11 @@ _default_hyperparam = default_hyperparam(lr=0.01)
 def _sgd_kernel(param, grad, scratch, lr):
     numpy.multiply(grad, lr, out=scratch)
     param -= scratch
+
+
+@chainerx_kernel_for(_sgd_kernel)
+def _sgd_chainerx(param, grad, lr):
+    param -= grad * lr
 
 
 class SGDRule(ElementwiseRule):

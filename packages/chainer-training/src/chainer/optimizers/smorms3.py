@@ -9,6 +9,7 @@ from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProx
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
     KernelCall,
+    chainerx_kernel_for,
     default_hyperparam,
     set_hyperparams,
 )
@@ -39,6 +40,19 @@ def _smorms3_kernel(param, grad, mem, g, g2, rate, x, step, lr, eps):
     param -= step
     numpy.subtract(1, x, out=x)
     mem *= x
+    mem += 1
+
+
+@chainerx_kernel_for(_smorms3_kernel)
+def _smorms3_chainerx(param, grad, mem, g, g2, lr, eps):
+    import chainerx
+
+    rate = 1 / (mem + 1)
+    g += (grad - g) * rate
+    g2 += (grad * grad - g2) * rate
+    x = g * g / (g2 + eps)
+    param -= chainerx.minimum(x, lr) * grad / (chainerx.sqrt(g2) + eps)
+    mem *= 1 - x
     mem += 1
 
 

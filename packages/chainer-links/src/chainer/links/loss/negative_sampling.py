@@ -71,7 +71,7 @@ class NegativeSampling(link.Link):
         (return_samples,) = argument.parse_kwargs(kwargs, ("return_samples", False))
         # Looked up on the module at each call (as Chainer did), so code that patches
         # chainer.functions.loss.negative_sampling.negative_sampling reaches the link.
-        return negative_sampling_function.negative_sampling(
+        result = negative_sampling_function.negative_sampling(
             x,
             t,
             self.W,
@@ -80,3 +80,8 @@ class NegativeSampling(link.Link):
             reduce=reduce,
             return_samples=return_samples,
         )
+        if not return_samples:
+            return result
+        # On ChainerX the loss may be computed on NumPy views; the samples go where W lives.
+        loss, samples = result
+        return loss, self.W.device.send(samples)
