@@ -591,10 +591,26 @@ def conformance_chainerx(session: nox.Session) -> None:
 
 @nox.session(python=DEFAULT_PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff: lint and format check over the whole repository."""
-    session.install("ruff>=0.6")
+    """ruff: lint and format check over the whole repository; the pre-commit config is valid."""
+    session.install("ruff>=0.6", "pre-commit")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.run("pre-commit", "validate-config", str(ROOT / ".pre-commit-config.yaml"))
+
+
+# The type checker, pinned so that a new release cannot turn CI red on its own.
+MYPY = "mypy==2.4.1"
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def typecheck(session: nox.Session) -> None:
+    """mypy over chainer-core (configuration: ``[tool.mypy]`` in pyproject.toml).
+
+    Only what the checked code imports is installed: NumPy, pytest and hypothesis (their type
+    information); CuPy, iDeep, h5py and chainerx are untyped or not built here.
+    """
+    session.install(MYPY, "numpy>=1.26", "pytest>=8", "hypothesis>=6.100")
+    session.run("mypy", *session.posargs)
 
 
 @nox.session(python=DEFAULT_PYTHON)
