@@ -244,6 +244,7 @@ def dev(session: nox.Session) -> None:
         *(str(PACKAGES / d / "tests") for d in DISTRIBUTIONS.values()),
         str(ROOT / "ci" / "test_conformance.py"),
         str(ROOT / "ci" / "test_docs_reference.py"),
+        str(ROOT / "ci" / "test_public_names.py"),
     )
 
 
