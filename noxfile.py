@@ -16,9 +16,9 @@ import zipfile
 
 import nox
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python 3.10
+else:  # Python 3.10
     import tomli as tomllib
 
 ROOT = pathlib.Path(__file__).parent
@@ -600,17 +600,24 @@ def lint(session: nox.Session) -> None:
 
 
 # The type checker, pinned so that a new release cannot turn CI red on its own.
-MYPY = "mypy==2.4.1"
+TYPECHECK_REQUIREMENTS = (
+    "mypy==2.4.1",
+    "numpy>=1.26",
+    "pytest>=8",
+    "hypothesis>=6.100",
+    "nox>=2024.4.15",
+    "tomli>=2",
+)
 
 
 @nox.session(python=DEFAULT_PYTHON)
 def typecheck(session: nox.Session) -> None:
-    """mypy over chainer-core (configuration: ``[tool.mypy]`` in pyproject.toml).
+    """mypy over chainer-core and the build/CI tooling (``[tool.mypy]`` in pyproject.toml).
 
-    Only what the checked code imports is installed: NumPy, pytest and hypothesis (their type
-    information); CuPy, iDeep, h5py and chainerx are untyped or not built here.
+    Only what the checked code imports is installed, for its type information: NumPy, pytest,
+    hypothesis, nox and tomli; CuPy, iDeep, h5py and chainerx are untyped or not built here.
     """
-    session.install(MYPY, "numpy>=1.26", "pytest>=8", "hypothesis>=6.100")
+    session.install(*TYPECHECK_REQUIREMENTS)
     session.run("mypy", *session.posargs)
 
 
