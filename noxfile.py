@@ -94,10 +94,12 @@ def _build_wheels(session: nox.Session, dists: list[str]) -> list[str]:
 
 def _build(session: nox.Session, source: pathlib.Path, out: pathlib.Path, *kinds: str) -> None:
     """Build ``source`` for the session's Python (uv when present, else `python -m build`)."""
-    if shutil.which("uv"):
+    # uv on PATH, or the one installed beside nox (the README's venv: .venv/bin is not on PATH).
+    uv = shutil.which("uv") or shutil.which("uv", path=os.path.dirname(sys.executable))
+    if uv:
         python = os.path.join(session.bin, "python")
         session.run(
-            "uv",
+            uv,
             "build",
             "--quiet",
             "--python",
