@@ -16,9 +16,9 @@ import zipfile
 
 import nox
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python 3.10
+else:  # Python 3.10
     import tomli as tomllib
 
 ROOT = pathlib.Path(__file__).parent
@@ -94,10 +94,12 @@ def _build_wheels(session: nox.Session, dists: list[str]) -> list[str]:
 
 def _build(session: nox.Session, source: pathlib.Path, out: pathlib.Path, *kinds: str) -> None:
     """Build ``source`` for the session's Python (uv when present, else `python -m build`)."""
-    if shutil.which("uv"):
+    # uv on PATH, or the one installed beside nox (the README's venv: .venv/bin is not on PATH).
+    uv = shutil.which("uv") or shutil.which("uv", path=os.path.dirname(sys.executable))
+    if uv:
         python = os.path.join(session.bin, "python")
         session.run(
-            "uv",
+            uv,
             "build",
             "--quiet",
             "--python",
@@ -244,6 +246,7 @@ def dev(session: nox.Session) -> None:
         *(str(PACKAGES / d / "tests") for d in DISTRIBUTIONS.values()),
         str(ROOT / "ci" / "test_conformance.py"),
         str(ROOT / "ci" / "test_docs_reference.py"),
+        str(ROOT / "ci" / "test_public_names.py"),
     )
 
 
@@ -591,10 +594,33 @@ def conformance_chainerx(session: nox.Session) -> None:
 
 @nox.session(python=DEFAULT_PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff: lint and format check over the whole repository."""
-    session.install("ruff>=0.6")
+    """ruff: lint and format check over the whole repository; the pre-commit config is valid."""
+    session.install("ruff>=0.6", "pre-commit")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.run("pre-commit", "validate-config", str(ROOT / ".pre-commit-config.yaml"))
+
+
+# The type checker, pinned so that a new release cannot turn CI red on its own.
+TYPECHECK_REQUIREMENTS = (
+    "mypy==2.4.1",
+    "numpy>=1.26",
+    "pytest>=8",
+    "hypothesis>=6.100",
+    "nox>=2024.4.15",
+    "tomli>=2",
+)
+
+
+@nox.session(python=DEFAULT_PYTHON)
+def typecheck(session: nox.Session) -> None:
+    """mypy over chainer-core and the build/CI tooling (``[tool.mypy]`` in pyproject.toml).
+
+    Only what the checked code imports is installed, for its type information: NumPy, pytest,
+    hypothesis, nox and tomli; CuPy, iDeep, h5py and chainerx are untyped or not built here.
+    """
+    session.install(*TYPECHECK_REQUIREMENTS)
+    session.run("mypy", *session.posargs)
 
 
 @nox.session(python=DEFAULT_PYTHON)

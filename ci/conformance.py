@@ -35,7 +35,7 @@ def area_counts(summary: dict) -> dict[str, dict[str, int]]:
 def format_table(counts: dict[str, dict[str, int]]) -> str:
     """A plain-text table, one row per area and a total row."""
     total = {key: sum(row[key] for row in counts.values()) for key in COLUMNS}
-    rows = [("area", *COLUMNS)]
+    rows: list[tuple[str, ...]] = [("area", *COLUMNS)]
     rows += [(area, *(str(row[key]) for key in COLUMNS)) for area, row in sorted(counts.items())]
     rows.append(("total", *(str(total[key]) for key in COLUMNS)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

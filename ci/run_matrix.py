@@ -111,7 +111,7 @@ def main(argv: list[str]) -> int:
         {v for s in sessions if (v := pythons.get(s)) and re.fullmatch(r"\d+\.\d+", v)}
     )
     found = {v: find_python(v) for v in versions}
-    missing = [s for s in sessions if pythons.get(s) in found and found[pythons[s]] is None]
+    missing = [s for s in sessions if (v := pythons.get(s)) in found and found[v] is None]
     runnable = [s for s in sessions if s not in missing]
     if "--dry-run" in flags:
         for session in sessions:

@@ -133,7 +133,7 @@ def convert_arrays(arrays, convert: Callable[[Any], Any]):
     return walk(arrays)
 
 
-def loaded_type(module: str, name: str) -> type | None:
+def loaded_type(module: str, name: str) -> Any:
     """Return ``module.name`` if ``module`` is already imported, else ``None``.
 
     An array of an optional library (CuPy, ChainerX, iDeep) can only exist once that library

@@ -11,11 +11,12 @@ import heapq
 import traceback
 import warnings
 import weakref
+from typing import Any
 
 from chainer import _function_hooks_registry as _hooks
 from chainer import _grad_ready
 from chainer.configuration import config, using_config
-from chainer.variable import Variable
+from chainer.variable import Variable, VariableNode
 
 
 def walk_creators(var: Variable):
@@ -45,7 +46,7 @@ def _refuse_old_style_grad(var: Variable) -> None:
     _refuse_old_style_label(var._old_style_grad_generator)
 
 
-def _refuse_old_style_label(label: str) -> None:
+def _refuse_old_style_label(label: str | None) -> None:
     raise RuntimeError(
         f"cannot differentiate a gradient computed by the old-style Function "
         f"{label!r} again: its backward works on arrays (use a "
@@ -207,7 +208,7 @@ def grad(
         if seq is not None and len(seq) != len(ref):
             raise ValueError(f"{name} must have {len(ref)} entries, got {len(seq)}")
 
-    targets = {}
+    targets: dict[VariableNode, Any] = {}
     for x in inputs:
         targets.setdefault(x.node, None)
     roots = []
@@ -295,7 +296,7 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
             _keep_output_grads(func, out_grads, retain_grad, targets)
         in_nodes = func.inputs
         if len(in_nodes) == 1:
-            target_indexes = (0,) if in_nodes[0]._requires_grad else ()
+            target_indexes: tuple[int, ...] = (0,) if in_nodes[0]._requires_grad else ()
         else:
             target_indexes = tuple([i for i, x in enumerate(in_nodes) if x._requires_grad])
         if not target_indexes:

@@ -47,7 +47,7 @@ class _VectorJacobianProduct(FunctionNode):
         ys = self._forward(xs)
         used = [(y, gy) for y, gy in zip(ys, gys, strict=True) if y.is_grad_required()]
         targets = [xs[i] for i in self._indexes]
-        grads = [None] * len(targets)
+        grads: list = [None] * len(targets)
         if used:
             grads = chainerx.grad(
                 [y for y, _ in used],
@@ -72,7 +72,7 @@ def record_forward(node: FunctionNode, in_data: tuple):
     node._chainerx_outputs = tuple((y.shape, y.dtype, y.device) for y in outputs)
     node.retain_inputs(tuple(range(len(in_data))))
     # The node's own backward (if any) differentiates its NumPy forward, not this one.
-    node.backward = functools.partial(backward, node)
+    node.backward = functools.partial(backward, node)  # type: ignore[method-assign]  # this node only
     node._overrides_backward_accumulate = False
     return tuple(y.as_grad_stopped() for y in outputs)
 
@@ -83,7 +83,9 @@ def backward(node: FunctionNode, target_input_indexes: tuple, grad_outputs: tupl
 
     gys = tuple(
         chainerx.zeros(shape, dtype, device) if gy is None else gy
-        for gy, (shape, dtype, device) in zip(grad_outputs, node._chainerx_outputs, strict=True)
+        for gy, (shape, dtype, device) in zip(
+            grad_outputs, node._chainerx_outputs or (), strict=True
+        )
     )
     xs = node.get_retained_inputs()
     vjp = _VectorJacobianProduct(node.forward_chainerx, len(xs), target_input_indexes)

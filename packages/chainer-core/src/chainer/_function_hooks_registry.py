@@ -7,7 +7,7 @@ import threading
 
 class _State(threading.local):
     # A class attribute, so that reading it in a thread that registered nothing is cheap.
-    hooks = None
+    hooks: dict | None = None
 
 
 state = _State()

@@ -12,7 +12,7 @@ effects any hook can observe happen in the same order as without grouping.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 
 import numpy
 
@@ -26,7 +26,7 @@ _INSTANCE_OVERRIDES = frozenset((*_BASE_METHODS, "update_core_cpu"))
 
 def update_params(params: Iterable[Parameter]) -> None:
     """Update each parameter with its rule, grouping the parameters whose rules allow it."""
-    pending: dict[Hashable, list[Parameter]] = {}
+    pending: dict[tuple, list[Parameter]] = {}
     plain_classes: dict[type, bool] = {}  # checked once per call
     for param in params:
         rule = param.update_rule
@@ -58,7 +58,7 @@ def _runs_base_machinery(cls: type) -> bool:
     return all(getattr(cls, name, None) is getattr(UpdateRule, name) for name in _BASE_METHODS)
 
 
-def _flush(pending: dict[Hashable, list[Parameter]]) -> None:
+def _flush(pending: dict[tuple, list[Parameter]]) -> None:
     for key, group in pending.items():
         key[0](group)
     pending.clear()

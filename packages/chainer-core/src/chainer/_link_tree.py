@@ -146,7 +146,7 @@ def copy_params(dst: Link, src: Link, copy_persistent: bool) -> None:
 
 def tree_text(owner: Link, entries: tp.Iterable[tuple[str, tp.Any]]) -> str:
     """``'Owner(\\n  (key): entry,\\n  ...)'`` with each entry's own lines indented."""
-    lines = []
+    lines: list[str] = []
     for key, entry in entries:
         lines.extend(f"  {line}\n" for line in f"({key}): {entry},".splitlines())
     body = "\n" + "".join(lines) if lines else ""

@@ -22,7 +22,7 @@ import re
 import sys
 from collections.abc import Iterable
 from types import ModuleType
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy
 
@@ -54,7 +54,7 @@ __all__ = [
 _DeviceSpec = Union[
     "Device",
     "chainerx.Device",
-    "cuda.Device",
+    Any,  # a cupy.cuda.Device (CuPy ships no type hints)
     str,
     tuple[str, int],
     ModuleType,
@@ -93,9 +93,9 @@ def get_array_module(*args) -> ModuleType:
 
 def _array_module_of(args) -> ModuleType:
     variable_type = loaded_type("chainer.variable", "Variable")
-    chainerx_module = sys.modules.get("chainerx")
+    chainerx_module: Any = sys.modules.get("chainerx")
     chainerx_ndarray = getattr(chainerx_module, "ndarray", None)
-    cupy = sys.modules.get("cupy")
+    cupy: Any = sys.modules.get("cupy")
     cupy_ndarray = getattr(cupy, "ndarray", None)
     xp = numpy
     for arg in args:
@@ -249,7 +249,8 @@ def _array_types() -> tuple[tuple[type, ...], tuple[type, ...]]:
     key = (sys.modules.get("cupy"), sys.modules.get("chainerx"), sys.modules.get("ideep4py"))
     types = _array_types_cache.get(key)
     if types is None:
-        every, cpu = [numpy.ndarray], [numpy.ndarray]
+        every: list[type] = [numpy.ndarray]
+        cpu: list[type] = [numpy.ndarray]
         if key[0] is not None and cuda.available:
             every.append(cuda.ndarray)
         if key[2] is not None and intel64.is_ideep_available():

@@ -21,6 +21,8 @@ class GlobalConfig:
         # as a class attribute there, so a thread-local read is a single C-level lookup.
         object.__setattr__(self, "_view_classes", [])
 
+    _view_classes: list[type]
+
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
         for view in self._view_classes:
@@ -50,7 +52,8 @@ class LocalConfig(threading.local):
         for name, value in _public(vars(global_config)).items():
             setattr(view, name, value)
         global_config._view_classes.append(view)
-        return super().__new__(view, global_config)
+        # threading.local keeps these arguments to call __init__ again in every new thread.
+        return super().__new__(view, global_config)  # type: ignore[call-arg]
 
     def __init__(self, global_config: GlobalConfig) -> None:
         pass  # the global config lives on this view's class (see __new__)

@@ -9,6 +9,7 @@ residents; moving it (:meth:`DeviceResident.to_device` and friends) walks that h
 from __future__ import annotations
 
 import warnings
+from typing import cast
 
 from chainer import backend
 from chainer._backend import Device, is_loaded_instance
@@ -224,7 +225,7 @@ class _ToDeviceVisitor(DeviceResidentsVisitor):
                 stacklevel=2,
             )
             if name == "to_gpu":
-                device_resident.to_gpu(self._device.device.id)
+                device_resident.to_gpu(cast("GpuDevice", self._device).device.id)
             else:
                 getattr(device_resident, name)()
 

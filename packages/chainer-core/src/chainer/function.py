@@ -153,7 +153,7 @@ class Function:
 
     _input_indexes = None
     _output_indexes = None
-    _out_data = None
+    _out_data: tuple | None = None
     _node_ref = None
     _owned_node = None
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import traceback
 import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
@@ -19,6 +21,9 @@ from chainer._variable_checks import is_chainerx_array
 from chainer.configuration import config
 from chainer.utils import type_check
 from chainer.variable import Variable, VariableNode, _new_output, _new_variable
+
+if TYPE_CHECKING:
+    from chainer.backends._chainerx import ChainerxDevice
 
 _ndarray = numpy.ndarray
 _weakref = weakref.ref
@@ -63,32 +68,38 @@ class FunctionNode:
          array([2.], dtype=float32), array([1.], dtype=float32))
     """
 
-    inputs: tuple = None
-    outputs: tuple = None
+    # The input nodes and weak references to the output nodes: None until apply() records
+    # the node (and inputs again after unchain()); backward runs only on recorded nodes.
+    inputs: tuple[VariableNode, ...] = None  # type: ignore[assignment]
+    outputs: tuple[Callable[[], Any], ...] = None  # type: ignore[assignment]
     rank = 0
-    stack = None
+    stack: traceback.StackSummary | None = None
     lazy_grad_sum = False
     is_elementwise = False
-    chainerx_device = None
+    chainerx_device: Any = None
     # (shape, dtype, device) of each output when forward_chainerx ran on ChainerX's graph.
-    _chainerx_outputs = None
-    _input_indexes_to_retain = None
-    _output_indexes_to_retain = None
-    _retained_output_data = None
-    _local_function_hooks = None
+    _chainerx_outputs: tuple[tuple[Any, Any, Any], ...] | None = None
+    _input_indexes_to_retain: tuple[int, ...] | None = None
+    _output_indexes_to_retain: tuple[int, ...] | None = None
+    _retained_output_data: tuple | None = None
+    _local_function_hooks: dict[str, Any] | None = None
     # Protected hook for Chainer's own hot functions (core ops, chainer.functions): a method
     # ``_check_arrays(in_data)`` that checks the input arrays directly and raises
     # ``type_check.InvalidType(expect, actual)``; apply() adds the function name and inputs.
     # When set, it replaces check_type_forward (which then only documents the rules).
-    _check_arrays = None
+    _check_arrays: Callable[[tuple], None] | None = None
     # Backprop calls backward_accumulate only for classes that override it.
     _overrides_backward_accumulate = False
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        cls._checks_types = (
+        # A class flag replaces the property below (setattr: a plain assignment reads, to a
+        # type checker, as overwriting the property).
+        setattr(  # noqa: B010
+            cls,
+            "_checks_types",
             cls._check_arrays is not None
-            or cls.check_type_forward is not FunctionNode.check_type_forward
+            or cls.check_type_forward is not FunctionNode.check_type_forward,
         )
         cls._overrides_backward_accumulate = (
             cls.backward_accumulate is not FunctionNode.backward_accumulate
@@ -132,7 +143,7 @@ class FunctionNode:
                 "output_data is available only after forward and only for retained outputs"
             )
         data = [None] * len(self.outputs)
-        for index, array in zip(self._output_indexes_to_retain, self._retained_output_data):
+        for index, array in zip(self._output_indexes_to_retain, self._retained_output_data or ()):
             data[index] = array
         return tuple(data)
 
@@ -156,23 +167,23 @@ class FunctionNode:
             A tuple of output :class:`~chainer.Variable` objects.
         """
         # This is the hottest path of Chainer: keep it flat.
-        in_data = []
+        arrays: list = []
         requires_grad = False
         for x in inputs:
             if isinstance(x, Variable):
-                in_data.append(x._array)
+                arrays.append(x._array)
                 if x._requires_grad:
                     requires_grad = True
             elif type(x) is _ndarray or _variable_checks.is_supported_array(x):
-                in_data.append(x)
+                arrays.append(x)
             elif x is None:  # v7: a missing input (forward sees None; it gets no gradient)
-                in_data.append(None)
+                arrays.append(None)
             else:
                 raise TypeError(
                     f"{self.label}: inputs must be Variables or arrays (numpy, cupy, "
-                    f"chainerx), but input {len(in_data)} is a {type(x).__name__}"
+                    f"chainerx), but input {len(arrays)} is a {type(x).__name__}"
                 )
-        in_data = tuple(in_data)
+        in_data = tuple(arrays)
 
         if self._checks_types and config.type_check:
             try:
@@ -234,7 +245,7 @@ class FunctionNode:
         from chainer import backend
 
         device = backend.get_device_from_array(in_data[0])
-        fallback = device.fallback_device
+        fallback = cast("ChainerxDevice", device).fallback_device
         self.chainerx_device = device
         with backend.using_device(fallback):
             outputs = self.forward(tuple(fallback.send(x) for x in in_data))
@@ -255,7 +266,7 @@ class FunctionNode:
                 node = VariableNode(_new_variable(x, False))
             nodes.append(node)
         self.rank = rank
-        self.inputs = nodes = tuple(nodes)
+        self.inputs = node_tuple = tuple(nodes)
         if len(outputs) == 1:
             var, node = _new_output(outputs[0], self, rank + 1)
             self.outputs = (_weakref(node),)
@@ -268,7 +279,7 @@ class FunctionNode:
         retain = self._input_indexes_to_retain
         if retain is not None:
             for index in retain:
-                nodes[index].data = in_data[index]
+                node_tuple[index].data = in_data[index]
         retain = self._output_indexes_to_retain
         if retain is not None:
             self._retained_output_data = tuple([outputs[index] for index in retain])
@@ -345,9 +356,9 @@ class FunctionNode:
             return ()
         if self.outputs is None:
             raise RuntimeError(f"{self.label}: retained outputs are available only in backward")
-        rets = []
+        rets: list[Variable | None] = []
         outputs = list(self.outputs)
-        for index, array in zip(indexes, self._retained_output_data):
+        for index, array in zip(indexes, self._retained_output_data or ()):
             node = outputs[index]()
             if array is None:  # a missing output (forward returned None)
                 rets.append(None)
@@ -438,7 +449,7 @@ class FunctionNode:
             node = ref()
             if node is not None:
                 node.unchain()
-        self.inputs = None
+        self.inputs = None  # type: ignore[assignment]  # released, as before apply()
 
     # -- hooks --------------------------------------------------------------------------------
 

@@ -7,6 +7,8 @@ passes), and it still catches any wrong component with probability one.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy
 
 from chainer import backend, configuration, function_node
@@ -123,7 +125,7 @@ def _check_differentiable(samples: list, atol: float, rtol: float, where: str) -
     finite, an element whose quadratic fit leaves a residual (root mean square) above
     ``atol + rtol * (its range)`` is one. Constant elements never are.
     """
-    outputs = [
+    outputs: list[list[Any]] = [
         [None if y is None else _to_float64(_to_host(y)) for y in sample] for sample in samples
     ]
     stacks = [

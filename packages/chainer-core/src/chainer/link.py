@@ -31,6 +31,11 @@ if tp.TYPE_CHECKING:
 
 __all__ = ["Chain", "ChainList", "Link"]
 
+# The type of ``self`` in the copying methods (a copy has the class of the original).
+_LinkT = tp.TypeVar("_LinkT", bound="Link")
+_ChainT = tp.TypeVar("_ChainT", bound="Chain")
+_ChainListT = tp.TypeVar("_ChainListT", bound="ChainList")
+
 
 def _check_link_initialized(link: Link) -> None:
     """Raise v7's error (word for word: code matches it) when Link.__init__ was skipped."""
@@ -355,7 +360,7 @@ class Link(DeviceResident):
                 param.to_device(device)
         return ret
 
-    def _copy_shared(self) -> Link:
+    def _copy_shared(self: _LinkT) -> _LinkT:
         # A shallow copy with new Parameter objects over the same arrays; subclasses copy
         # their children the same way.
         ret = copy_module.copy(self)
@@ -526,7 +531,8 @@ class Chain(Link):
         ['/l1/W', '/l1/b', '/l2/W', '/l2/b']
     """
 
-    _children: set[str] | frozenset[str] = frozenset()
+    # frozenset(): a Chain whose __init__ has not run has no children (and cannot add any).
+    _children: set[str] = frozenset()  # type: ignore[assignment]
 
     def __init__(self, **links: Link) -> None:
         super().__init__()
@@ -576,7 +582,7 @@ class Chain(Link):
         attrs = self.__dict__
         return [(name, attrs[name]) for name in sorted(self._children)]
 
-    def _copy_shared(self) -> Chain:
+    def _copy_shared(self: _ChainT) -> _ChainT:
         ret = super()._copy_shared()
         ret._children = set(self._children)  # the copy registers its own children
         attrs = ret.__dict__
@@ -655,7 +661,10 @@ class ChainList(Link, MutableSequence):
         links = list(value) if isinstance(index, slice) else [value]
         for link in links:
             self._check_link(link)
-        self._children[index] = links if isinstance(index, slice) else value
+        if isinstance(index, slice):
+            self._children[index] = links
+        else:
+            self._children[index] = value
         self._rename_children()
 
     def __delitem__(self, index: int | slice) -> None:
@@ -674,7 +683,7 @@ class ChainList(Link, MutableSequence):
     def _named_children(self) -> Sequence[tuple[str, Link]]:
         return [(str(index), child) for index, child in enumerate(self._children)]
 
-    def _copy_shared(self) -> ChainList:
+    def _copy_shared(self: _ChainListT) -> _ChainListT:
         ret = super()._copy_shared()
         ret._children = [child._copy_shared() for child in self._children]
         ret._rename_children()

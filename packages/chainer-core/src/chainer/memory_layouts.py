@@ -12,6 +12,8 @@ backward), and :func:`get_semantic_shape` reads a channel-last array's standard 
 
 from __future__ import annotations
 
+from typing import Any
+
 from chainer._ops import array_ops
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
@@ -92,7 +94,7 @@ class AsLayout(FunctionNode):
     def __init__(self, layout) -> None:
         _check_layout(layout)
         self.layout = layout
-        self.axes = None
+        self.axes: Any = None  # the raw axes order, set by forward
 
     @property
     def label(self) -> str:

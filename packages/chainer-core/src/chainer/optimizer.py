@@ -34,6 +34,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Callable
+from typing import Any, cast
 
 from chainer._grouped_update import update_params
 from chainer._update_rule import (
@@ -69,12 +70,13 @@ class Optimizer:
             epoch end; calling ``new_epoch()`` by hand is then an error.
     """
 
-    target = None
+    target: Any = None  # a Link, or anything with params() and namedparams()
     t = 0
     epoch = 0
     use_auto_new_epoch = False
-    _pre_update_hooks: dict | None = None
-    _post_update_hooks: dict | None = None
+    # Created by setup(); every method that uses them checks that setup() ran.
+    _pre_update_hooks: dict[str, Callable] = None  # type: ignore[assignment]
+    _post_update_hooks: dict[str, Callable] = None  # type: ignore[assignment]
     _loss_scale: float | None = None
     _loss_scaling_is_dynamic = False
     _loss_scaling_isnan = False
@@ -194,7 +196,7 @@ class Optimizer:
             if (
                 isinstance(interval, bool)
                 or not isinstance(interval, numbers.Integral)
-                or interval < 1
+                or int(interval) < 1
             ):
                 raise ValueError(f"interval must be an integer >= 1, got {interval!r}")
             self._loss_scaling_is_dynamic = True
@@ -213,7 +215,7 @@ class Optimizer:
             self._set_static_loss_scale(loss_scale)
 
     def _set_static_loss_scale(self, scale) -> None:
-        if isinstance(scale, bool) or not isinstance(scale, numbers.Real) or not scale > 0:
+        if isinstance(scale, bool) or not isinstance(scale, numbers.Real) or not float(scale) > 0:
             raise ValueError(f"loss scale must be a positive number, got {scale!r}")
         self._loss_scale = float(scale)
         self._loss_scaling_is_dynamic = False
@@ -245,7 +247,9 @@ class Optimizer:
             multiplier = self._loss_scaling_multiplier
         else:
             multiplier = 2.0
-        self._loss_scale = min(max(self._loss_scale * multiplier, 1.0), _LOSS_SCALE_MAX)
+        self._loss_scale = min(
+            max(cast(float, self._loss_scale) * multiplier, 1.0), _LOSS_SCALE_MAX
+        )
 
 
 class GradientMethod(Optimizer):

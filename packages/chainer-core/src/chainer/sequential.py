@@ -14,6 +14,8 @@ from chainer.link import ChainList, Link
 
 __all__ = ["Sequential"]
 
+_SequentialT = tp.TypeVar("_SequentialT", bound="Sequential")
+
 
 def _lambda_text(function: Callable) -> str:
     # A lambda prints as its source ("lambda x: x * 2"), as in Chainer; the expression is cut
@@ -84,7 +86,7 @@ class Sequential(ChainList):
     def __len__(self) -> int:
         return len(self._layers)
 
-    def __iter__(self) -> Iterator[Callable]:
+    def __iter__(self) -> Iterator[Callable]:  # type: ignore[override]  # functions too (v7)
         return iter(self._layers)
 
     def __reversed__(self) -> Iterator[Callable]:
@@ -197,7 +199,7 @@ class Sequential(ChainList):
         _check_sequential(other, "+")
         return Sequential(*self._layers, *other._layers)
 
-    def __iadd__(self, other: Sequential) -> Sequential:
+    def __iadd__(self, other: Sequential) -> Sequential:  # type: ignore[override]  # v7
         _check_sequential(other, "+=")
         self.extend(other)
         return self
@@ -206,7 +208,7 @@ class Sequential(ChainList):
         """The layers repeated ``n_repeat`` times, each repetition a re-initialized copy."""
         ret = Sequential()
         for copied in self.repeat(n_repeat, mode="init"):
-            ret.extend(copied)
+            ret.extend(tp.cast(Sequential, copied))
         return ret
 
     __rmul__ = __mul__
@@ -233,7 +235,7 @@ class Sequential(ChainList):
             x = layer(*x) if isinstance(x, tuple) else layer(x)
         return x
 
-    def _copy_shared(self) -> Sequential:
+    def _copy_shared(self: _SequentialT) -> _SequentialT:
         ret = Link._copy_shared(self)  # the links are copied below, within the layer list
         ret._layers = [
             layer._copy_shared() if isinstance(layer, Link) else copy_module.copy(layer)

@@ -13,6 +13,12 @@ from typing import TYPE_CHECKING, Protocol, Union
 
 import numpy
 
+if TYPE_CHECKING:  # names for the annotations below, never imported at run time
+    import cupy
+
+    import chainerx
+    from chainer import backend
+
 __all__ = [
     "TYPE_CHECKING",
     "AbstractInitializer",
@@ -37,7 +43,7 @@ ShapeSpec = int | Sequence[int]
 DTypeSpec = numpy.dtype | type | str
 
 #: Any array Chainer computes with.
-NdArray = Union["numpy.ndarray", "cupy.ndarray", "chainerx.ndarray"]  # noqa: F821
+NdArray = Union["numpy.ndarray", "cupy.ndarray", "chainerx.ndarray"]
 
 #: A Python or NumPy scalar.
 ScalarValue = numpy.generic | bytes | str | memoryview | numbers.Number
@@ -46,11 +52,11 @@ ScalarValue = numpy.generic | bytes | str | memoryview | numbers.Number
 Xp = types.ModuleType
 
 #: What selects a CUDA device: a device object or its id.
-CudaDeviceSpec = Union["cuda.Device", int, numpy.integer]  # noqa: F821
+CudaDeviceSpec = Union["cupy.cuda.Device", int, numpy.integer]
 
 #: What :func:`chainer.get_device` accepts: a device, a spec string (``'@numpy'``,
 #: ``'@cupy:0'``, ``'native:0'``), a CUDA device or id, or an array module.
-DeviceSpec = Union["backend.Device", "chainerx.Device", CudaDeviceSpec, str]  # noqa: F821
+DeviceSpec = Union["backend.Device", "chainerx.Device", CudaDeviceSpec, str]
 
 
 class AbstractInitializer(Protocol):

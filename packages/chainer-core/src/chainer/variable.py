@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import warnings
 import weakref
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import _variable_checks as _checks
+
+if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
 
 
 class VariableNode:
@@ -42,12 +46,14 @@ class VariableNode:
                 "is set on the Variable (Variable.grad), not on its node"
             )
         self._variable = weakref.ref(variable)
-        self.creator_node = None
+        self.creator_node: FunctionNode | None = None
         self.rank = 0
-        self.data = None
+        self.data: Any = None
         self.name = name
         self._requires_grad = variable._requires_grad
         array = variable._array
+        self.dtype: Any  # None while the variable has no array
+        self.shape: Any
         if array is None:
             self.dtype = self.shape = None
         else:
@@ -176,9 +182,30 @@ class Variable:
     __array_ufunc__ = None
     # The label of the old-style Function whose backward computed this gradient variable:
     # backprop refuses to differentiate it again (its backward worked on arrays).
-    _old_style_grad_generator = None
+    _old_style_grad_generator: str | None = None
     # The device of the last to_device() (None: the array's own device, worked out when asked).
     _target_device = None
+
+    if TYPE_CHECKING:  # the operators chainer._ops installs on import, for type checkers
+
+        def __add__(self, other: Any) -> Variable: ...
+        def __radd__(self, other: Any) -> Variable: ...
+        def __sub__(self, other: Any) -> Variable: ...
+        def __rsub__(self, other: Any) -> Variable: ...
+        def __mul__(self, other: Any) -> Variable: ...
+        def __rmul__(self, other: Any) -> Variable: ...
+        def __truediv__(self, other: Any) -> Variable: ...
+        def __rtruediv__(self, other: Any) -> Variable: ...
+        def __floordiv__(self, other: Any) -> Variable: ...
+        def __rfloordiv__(self, other: Any) -> Variable: ...
+        def __pow__(self, other: Any) -> Variable: ...
+        def __rpow__(self, other: Any) -> Variable: ...
+        def __matmul__(self, other: Any) -> Variable: ...
+        def __rmatmul__(self, other: Any) -> Variable: ...
+        def __getitem__(self, other: Any) -> Variable: ...
+        def __neg__(self) -> Variable: ...
+        def __abs__(self) -> Variable: ...
+        def __pos__(self) -> Variable: ...
 
     def __init__(
         self, data=None, *, name=None, grad=None, requires_grad=True, layout=None
@@ -188,8 +215,8 @@ class Variable:
         if data is not None and type(data) is not numpy.ndarray:
             _checks.check_array_type(data, "data")
         self._array = data
-        self._grad_var = None
-        self._graph_node = None
+        self._grad_var: Variable | None = None
+        self._graph_node: VariableNode | None = None
         self._requires_grad = requires_grad
         self._name = name
         self._loss_scale = None
@@ -318,6 +345,9 @@ class Variable:
 
     @grad.setter
     def grad(self, g) -> None:
+        self._set_grad(g)
+
+    def _set_grad(self, g) -> None:
         if g is not None:
             _checks.check_grad(self, g)
             g = Variable(g)  # v7: a gradient set by hand can be differentiated with respect to
@@ -330,6 +360,9 @@ class Variable:
 
     @grad_var.setter
     def grad_var(self, g: Variable | None) -> None:
+        self._set_grad_var(g)
+
+    def _set_grad_var(self, g: Variable | None) -> None:
         if g is not None:
             _checks.check_grad(self, g._array)
         self._grad_var = g
@@ -556,21 +589,22 @@ class Variable:
 
     # -- shape helpers (differentiable) -------------------------------------------------------
 
-    def reshape(self, *shape) -> Variable:
+    def reshape(self, *shape: Any) -> Variable:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = shape[0]
+            shape = tuple(shape[0])
         from chainer._ops import array_ops
 
         return array_ops.reshape(self, tuple(shape))
 
-    def transpose(self, *axes) -> Variable:
+    def transpose(self, *axes: Any) -> Variable:
+        chosen: Any = axes
         if len(axes) == 0:
-            axes = None
+            chosen = None
         elif len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
+            chosen = axes[0]
         from chainer._ops import array_ops
 
-        return array_ops.transpose(self, axes)
+        return array_ops.transpose(self, chosen)
 
     @property
     def T(self) -> Variable:
@@ -611,7 +645,7 @@ class Parameter(Variable):
             super().__init__(initializer, name=name)
             self.initializer = initializers.Constant(initializer)
             self._initial_device = None
-            self._grad_filler = None
+            self._grad_filler: float | None = None
         else:
             if initializer is None:
                 initializer = initializers.NaN()
@@ -622,7 +656,7 @@ class Parameter(Variable):
             self._initial_device = None
             # The gradient :meth:`initialize` creates: NaN until cleared (v7), zero after
             # zerograd(), none after cleargrad().
-            self._grad_filler: float | None = numpy.nan
+            self._grad_filler = numpy.nan
             if shape is not None:
                 self.initialize(shape)
         self.update_rule = None
@@ -661,7 +695,7 @@ class Parameter(Variable):
 
     @grad.setter
     def grad(self, g) -> None:
-        Variable.grad.fset(self, g)
+        self._set_grad(g)
 
     @property
     def grad_var(self) -> Variable | None:
@@ -671,7 +705,7 @@ class Parameter(Variable):
 
     @grad_var.setter
     def grad_var(self, g: Variable | None) -> None:
-        Variable.grad_var.fset(self, g)
+        self._set_grad_var(g)
 
     def _check_grad_available(self) -> None:
         filler = self._grad_filler

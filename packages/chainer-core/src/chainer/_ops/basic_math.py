@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy
 
 from chainer import _variable_checks
@@ -16,7 +18,8 @@ def constant_label(value) -> str:
     if isinstance(value, Variable):
         value = value._array
     if numpy.isscalar(value):
-        return f"({value})" if value < 0 else str(value)
+        scalar: Any = value
+        return f"({scalar})" if scalar < 0 else str(scalar)
     if _variable_checks.is_supported_array(value):
         return "constant array"
     raise ValueError(

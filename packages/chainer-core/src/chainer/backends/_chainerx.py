@@ -11,7 +11,7 @@ import contextlib
 import functools
 from collections.abc import Iterator
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -67,8 +67,8 @@ class ChainerxDevice(Device):
     """
 
     # Set per instance as ChainerX is imported lazily; these shadow the base class properties.
-    xp = None
-    supported_array_types = ()
+    xp: Any = None
+    supported_array_types: tuple[type, ...] = ()
 
     def __init__(self, device: chainerx.Device) -> None:
         chainerx = chainerx_module()

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 class CupyState(NamedTuple):
     """What probing CuPy found."""
 
-    cupy: ModuleType | None  # None when CUDA is unavailable
+    cupy: Any  # None when CUDA is unavailable (CuPy ships no type hints)
     reason: str  # why CUDA is unavailable ('' when it is available)
     cudnn: ModuleType | None = None  # CuPy's cuDNN module, when cuDNN is usable
     libcudnn: ModuleType | None = None

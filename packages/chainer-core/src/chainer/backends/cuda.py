@@ -72,8 +72,8 @@ __all__ = [
 ]
 
 
-def _cupy() -> ModuleType | None:
-    """The cupy module when CUDA is available, else ``None``."""
+def _cupy() -> Any:
+    """The cupy module when CUDA is available, else ``None`` (CuPy ships no type hints)."""
     return _cupy_probe.probe().cupy
 
 
@@ -172,8 +172,8 @@ class GpuDevice(_backend.Device):
     """
 
     # Set per instance as CuPy is imported lazily; these shadow the base class properties.
-    xp = None
-    supported_array_types = ()
+    xp: Any = None
+    supported_array_types: tuple[type, ...] = ()
 
     def __init__(self, device) -> None:
         check_cuda_available()

@@ -10,7 +10,7 @@ it (see :func:`should_use_ideep`) and for links moved there with ``to_intel64()`
 from __future__ import annotations
 
 import functools
-from types import ModuleType
+from typing import Any
 
 import numpy
 
@@ -30,7 +30,7 @@ __all__ = [
 
 
 @functools.cache
-def _load_ideep() -> tuple[ModuleType | None, str]:
+def _load_ideep() -> tuple[Any, str]:
     """Return ``(ideep4py, '')``, or ``(None, reason)`` when iDeep cannot be used."""
     try:
         import ideep4py
@@ -47,7 +47,7 @@ def _load_ideep() -> tuple[ModuleType | None, str]:
 
 
 # Bound on first access by __getattr__ below, which probes iDeep; declared here for readers.
-ideep: ModuleType | None  # the ideep4py module
+ideep: Any  # the ideep4py module (untyped), or None
 mdarray: type  # ideep4py.mdarray, or a stand-in that nothing is an instance of
 
 
@@ -127,7 +127,7 @@ class Intel64Device(Device):
 
     name = "@intel64"
     xp = numpy
-    supported_array_types = ()  # set per instance, as iDeep is imported lazily
+    supported_array_types: tuple[type, ...] = ()  # set per instance: iDeep loads lazily
 
     def __init__(self) -> None:
         check_ideep_available()

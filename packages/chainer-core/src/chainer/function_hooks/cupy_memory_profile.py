@@ -23,7 +23,9 @@ def _cumulative_hook_class() -> type:
     """A CuPy memory hook class that counts the bytes handed out (defined once CuPy works)."""
     from chainer.backends import cuda
 
-    class CupyMemoryCumulativeHook(cuda.cupy.cuda.MemoryHook):
+    memory_hook: Any = cuda.cupy.cuda.MemoryHook  # CuPy ships no type hints
+
+    class CupyMemoryCumulativeHook(memory_hook):
         # CuPy calls malloc_* for every request served by the pool, and alloc_* only when the
         # pool has to get fresh memory from the device.
         name = "CupyMemoryCumulativeHook"

@@ -63,6 +63,7 @@ def record(node: FunctionNode, targets: tuple, grads: list, static_ids: set):
         state.trace = None
     results = tuple([None if gx is None else gx.array for gx in gxs])
     grad_records = tuple(grads)
+    program: BackwardProgram | str
     if _replayable(trace.steps, grad_records, results, static_ids):
         program = BackwardProgram(grad_records, trace.steps, results)
     else:

@@ -63,7 +63,7 @@ def flatten_call_arguments(args: tuple, kwargs: dict, leaves: list):
     """``flatten_arguments((args, kwargs), leaves, "arguments")``, faster for the common
     call with positional NumPy arrays and Variables only."""
     if not kwargs:
-        signature = []
+        signature: list[tuple] = []
         for arg in args:
             if type(arg) is numpy.ndarray:
                 signature.append(("A", arg.shape, arg.dtype))

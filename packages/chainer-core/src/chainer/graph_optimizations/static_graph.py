@@ -54,7 +54,7 @@ class StaticSchedule:
         self._fused: dict[tuple, Any] = {}
         self._static_ids = trace.static_ids
         self.generation = 0
-        self._owner = None  # weakref to the graph node whose backward still needs the buffers
+        self._owner: Any = None  # weakref to the graph node whose backward still needs the buffers
         if verbosity_level >= 1:
             print(f"static_graph: recorded {self}")
         if verbosity_level >= 2:
@@ -98,7 +98,7 @@ class StaticSchedule:
     def backward(self, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
         """Gradients of the node inputs (inputs, then params) from the outputs' gradients."""
         missing = tuple([gy is None for gy in grad_outputs])
-        fused = self._fused.get(missing)
+        fused: Any = self._fused.get(missing)
         if fused is None:
             fused = _fused_backward.compile_backward(self, missing)
             if fused is not None:
@@ -159,7 +159,7 @@ class StaticScheduleFunction(FunctionNode):
     def __init__(self, schedule: StaticSchedule, replay: bool = True) -> None:
         self.schedule = schedule
         self._replay = replay
-        self.generation = None
+        self.generation: int | None = None
 
     @property
     def label(self) -> str:
@@ -210,7 +210,7 @@ class ScheduleManager:
         self.minimize_cache_size = minimize_cache_size
         self.verbosity_level = verbosity_level
         self.schedules: dict[tuple, list[StaticSchedule]] = {}
-        self._last_key = None
+        self._last_key: tuple | None = None
 
     def __reduce__(self):
         # A copied or unpickled chain has its own parameters: it records its own schedules.
@@ -221,7 +221,7 @@ class ScheduleManager:
         if self.minimize_cache_size and key != self._last_key:
             self.schedules = {key: self.schedules.get(key, [])}
         self._last_key = key
-        cached = self.schedules.get(key, ())
+        cached = self.schedules.get(key, [])
         for schedule in cached:
             if schedule.is_free():
                 if schedule.is_current():

@@ -19,7 +19,7 @@ from chainer.function_hook import FunctionHook
 
 
 class _State(threading.local):
-    trace = None  # the _Trace of the static chain being recorded in this thread
+    trace: Any = None  # the _Trace of the static chain being recorded in this thread
     running = False  # whether a static chain is being called in this thread
 
 
@@ -133,6 +133,7 @@ class _Trace(FunctionHook):
     def add_static_code(self, func, args, kwargs, result, func_name: str) -> None:
         if self._inside_node:
             return  # runs again as part of the replayed forward of the enclosing node
+        outputs: tuple
         if result is None:
             outputs = ()
         elif isinstance(result, (tuple, list)):

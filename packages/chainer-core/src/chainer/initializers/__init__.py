@@ -8,11 +8,14 @@ default, :class:`LeCunNormal` with scale 1.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chainer._dtypes import get_dtype
 from chainer.initializers import constant, normal, orthogonal, sampling, uniform
 from chainer.initializers._arrays import is_array, is_scalar
+
+if TYPE_CHECKING:
+    from chainer.backends._chainerx import ChainerxDevice
 from chainer.initializers.constant import Constant, Identity, NaN, One, Zero
 from chainer.initializers.normal import GlorotNormal, HeNormal, LeCunNormal, Normal
 from chainer.initializers.orthogonal import Orthogonal
@@ -104,7 +107,7 @@ def generate_array(
         )
     if xp.__name__ == "chainerx":
         # Initializers fill NumPy/CuPy arrays: fill one on the fallback device, then move it.
-        fallback = backend_device.fallback_device
+        fallback = cast("ChainerxDevice", backend_device).fallback_device
         return backend_device.send(
             generate_array(initializer, shape, fallback.xp, dtype, fallback)
         )

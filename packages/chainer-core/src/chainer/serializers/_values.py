@@ -84,7 +84,8 @@ def check_stored(key: str, value: Any, shape: tuple, dtype: numpy.dtype) -> None
     if value is None or isinstance(value, (list, tuple)):
         return
     if isinstance(value, backend.get_array_types()):
-        _check_fits(key, value.shape, value.dtype, shape, dtype)
+        array: Any = value
+        _check_fits(key, array.shape, array.dtype, shape, dtype)
     elif len(shape) != 0:
         _raise_not_scalar(key, type(value), shape, dtype)
 

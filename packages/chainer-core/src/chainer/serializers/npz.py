@@ -145,8 +145,9 @@ class NpzDeserializer(Deserializer):
         try:
             # An archive opened with allow_pickle=True (by the caller: load_npz never does)
             # is read as NumPy reads it, object arrays included.
-            if isinstance(self.npz, NpzFile) and not self.npz.allow_pickle:
-                stored = _read_member(self.npz.zip, full_key, value)
+            npz = self.npz
+            if isinstance(npz, NpzFile) and npz.zip is not None and not npz.allow_pickle:
+                stored = _read_member(npz.zip, full_key, value)
             else:
                 stored = self.npz[full_key]
         except _READ_ERRORS as exc:

@@ -55,12 +55,13 @@ def expand(
             if getattr(module, cls.__name__, None) is cls:
                 delattr(module, cls.__name__)
     else:
-        module, bases = sys.modules.get(target.__module__), [target]
-        if module is None:
+        loaded = sys.modules.get(target.__module__)
+        if loaded is None:
             raise ValueError(
                 f"{decorator_name}: the module {target.__module__!r} of {target.__qualname__} is "
                 "not in sys.modules; generated test classes must be placed in an imported module"
             )
+        module, bases = loaded, [target]
     classes = []
     for base in bases:
         for name, attributes in generate(base):

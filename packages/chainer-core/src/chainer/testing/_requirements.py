@@ -32,7 +32,10 @@ def _release(version: str) -> tuple[int, ...]:
 def version_key(version: str) -> tuple:
     """A sortable key for a PEP 440 version: (release, pre-release, post-release, dev)."""
     release = list(_release(version))
-    _, pre, pre_n, post, dev = _VERSION.match(version.strip()).groups()
+    match = _VERSION.match(version.strip())
+    if match is None:
+        raise ValueError(f"not a PEP 440 version: {version!r}")
+    _, pre, pre_n, post, dev = match.groups()
     while len(release) > 1 and release[-1] == 0:
         release.pop()  # 1.0 == 1.0.0
     if pre is not None:

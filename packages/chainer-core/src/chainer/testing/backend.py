@@ -95,6 +95,17 @@ class BackendConfig:
         array([0., 2.], dtype=float32)
     """
 
+    # Set from the params (or _DEFAULTS) in __init__.
+    use_chainerx: bool
+    chainerx_device: str | None
+    use_cuda: bool
+    cuda_device: int | None
+    use_cudnn: str
+    cudnn_deterministic: bool
+    autotune: bool
+    cudnn_fast_batch_normalization: bool
+    use_ideep: str
+
     def __init__(self, params: dict[str, Any]) -> None:
         _check_params(params)
         self._params = dict(params)
@@ -184,9 +195,10 @@ class BackendConfig:
 
     def _gpu_index(self) -> int | None:
         if self.use_cuda:
-            return int(self.cuda_device)
-        if self.use_chainerx and self.chainerx_device.startswith("cuda"):
-            _, _, index = self.chainerx_device.partition(":")
+            return int(self.cuda_device or 0)  # __init__ made None 0
+        chainerx_device = self.chainerx_device or ""  # set whenever use_chainerx is
+        if self.use_chainerx and chainerx_device.startswith("cuda"):
+            _, _, index = chainerx_device.partition(":")
             return int(index or 0)
         return None
 
@@ -233,7 +245,8 @@ def _inject_into_method(name: str, method: Callable, config: BackendConfig) -> C
     # fixture of that name, yet still passes any other fixtures the method asks for.
     del injected.__wrapped__
     injected.__name__ = name  # pytest applies marks only to functions with a real name
-    injected.__signature__ = signature.replace(parameters=parameters[:1] + parameters[2:])
+    signature = signature.replace(parameters=parameters[:1] + parameters[2:])
+    injected.__signature__ = signature  # type: ignore[attr-defined]  # inspect.signature reads it
     return _marks.apply_marks(injected, config.get_pytest_marks())
 
 

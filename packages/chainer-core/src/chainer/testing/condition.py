@@ -12,7 +12,7 @@ import sys
 import traceback
 import unittest
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -92,7 +92,7 @@ def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[_F],
                     f"{first_failure}"
                 )
 
-        return wrapper
+        return cast(_F, wrapper)
 
     return decorator
 

@@ -129,7 +129,7 @@ class FunctionTestBase:
     skip_backward_test = False
     skip_double_backward_test = False
     dodge_nondifferentiable = False
-    numerical_grad_dtype = numpy.float64
+    numerical_grad_dtype: tp.Any = numpy.float64
     contiguous = None
     check_forward_options: dict = {}
     check_backward_options: dict = {}
@@ -284,10 +284,9 @@ class FunctionTestBase:
         device = backend_config.device
         # Outputs given no gradient (None) take no part in the first-order gradient, so the
         # check differentiates the others only.
-        kept = [i for i, gy in enumerate(grad_outputs) if gy is not None]
-        if len(kept) in (0, len(grad_outputs)):
-            kept = None
-        else:
+        given = [i for i, gy in enumerate(grad_outputs) if gy is not None]
+        kept = None if len(given) in (0, len(grad_outputs)) else given
+        if kept is not None:
             grad_outputs = tuple(grad_outputs[i] for i in kept)
 
         def f(*xs):
@@ -411,7 +410,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
     skip_forward_test = False
     skip_backward_test = False
     dodge_nondifferentiable = False
-    numerical_grad_dtype = numpy.float64
+    numerical_grad_dtype: tp.Any = numpy.float64
     check_forward_options: dict = {}
     check_backward_options: dict = {}
 

@@ -140,7 +140,7 @@ def product(parameter: dict[str, Sequence[Any]] | list[list[dict[str, Any]]]) ->
                     f"product: the value of {key!r} must be a list of candidate values, got "
                     f"{type(candidates).__name__} {candidates!r}"
                 )
-        combos = itertools.product(*map(parameter.get, keys))
+        combos = itertools.product(*(parameter[key] for key in keys))
         return [_merge_named_values(keys, values) for values in combos]
     if isinstance(parameter, list):
         return product_dict(*parameter)

@@ -12,7 +12,7 @@ from chainer.testing import array, backend, parameterized
 
 _SHAPES = [(3, 2), ()]
 _DTYPES = [numpy.float16, numpy.float32, numpy.float64]
-_BACKENDS = [
+_BACKENDS: list[dict[str, Any]] = [
     {},
     {"use_cuda": True},
     {"use_chainerx": True, "chainerx_device": "native:0"},
@@ -130,17 +130,18 @@ def unary_math_function_unittest(
     def test_label(self):
         assert func.label == label_expected
 
-    def decorator(cls: type) -> Any:
+    def decorator(cls: Any) -> Any:
         if not isinstance(cls, type):
             raise TypeError(
                 f"unary_math_function_unittest decorates a test class, got {type(cls).__name__}"
             )
-        cls.test_forward = test_forward
-        cls.test_backward = test_backward
-        cls.test_double_backward = test_double_backward
+        tests: Any = cls  # a class of the caller's, given test methods here
+        tests.test_forward = test_forward
+        tests.test_backward = test_backward
+        tests.test_double_backward = test_double_backward
         injected = ["test_forward", "test_backward", "test_double_backward"]
         if hasattr(func, "label"):
-            cls.test_label = test_label
+            tests.test_label = test_label
         cases = backend.inject_backend_tests(injected, _BACKENDS)(cls)
         params = parameterized.product({"shape": _SHAPES, "dtype": _DTYPES})
         return parameterized.parameterize(*params)(cases)

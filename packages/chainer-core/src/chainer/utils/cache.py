@@ -38,3 +38,5 @@ def cached_property(getter: Callable[[Any], Any]) -> property:
 
 class _NamedProperty(property):
     """A property that knows its name (``__name__``, as v7's cached properties have)."""
+
+    __name__: str

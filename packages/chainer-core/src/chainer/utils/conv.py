@@ -63,7 +63,13 @@ def _check_out_size(outs: Sequence[int], dims: Sequence[int], ksize: Sequence[in
         )
 
 
-def _tap_slices(taps: Sequence[int], stride: Sequence[int], dilate: Sequence[int], outs):
+# The leading index of every (N, C, ...) array below: all samples, all channels.
+_ALL_SAMPLES_AND_CHANNELS: tuple[Any, ...] = (slice(None), slice(None))
+
+
+def _tap_slices(
+    taps: Sequence[int], stride: Sequence[int], dilate: Sequence[int], outs: Sequence[int]
+) -> tuple[slice, ...]:
     """Slices of the padded image that kernel tap ``taps`` reads for all output positions."""
     return tuple(
         slice(t * dl, t * dl + s * (o - 1) + 1, s)
@@ -93,8 +99,8 @@ def _im2col_nd_cpu(
     padded = numpy.pad(img, widths, mode="constant", constant_values=pval)
     col = numpy.empty((n, c, *ksize, *outs), dtype=img.dtype)
     for taps in itertools.product(*map(range, ksize)):
-        col[(slice(None), slice(None), *taps)] = padded[
-            (slice(None), slice(None), *_tap_slices(taps, stride, dilate, outs))
+        col[_ALL_SAMPLES_AND_CHANNELS + taps] = padded[
+            _ALL_SAMPLES_AND_CHANNELS + _tap_slices(taps, stride, dilate, outs)
         ]
     return col
 
@@ -116,10 +122,10 @@ def _col2im_nd_cpu(
     ]
     padded = numpy.zeros((n, c, *lengths), dtype=col.dtype)
     for taps in itertools.product(*map(range, ksize)):
-        padded[(slice(None), slice(None), *_tap_slices(taps, stride, dilate, outs))] += col[
-            (slice(None), slice(None), *taps)
+        padded[_ALL_SAMPLES_AND_CHANNELS + _tap_slices(taps, stride, dilate, outs)] += col[
+            _ALL_SAMPLES_AND_CHANNELS + taps
         ]
-    return padded[(slice(None), slice(None), *(slice(p, p + d) for p, d in zip(pad, dims)))]
+    return padded[_ALL_SAMPLES_AND_CHANNELS + tuple(slice(p, p + d) for p, d in zip(pad, dims))]
 
 
 def _check_ndim(array: Any, ndim: int, name: str) -> None:

@@ -40,7 +40,7 @@ class _FinalChecking(type):
                     break
 
 
-def _report(action: type, message: str) -> None:
+def _report(action: type[Exception], message: str) -> None:
     if issubclass(action, Warning):
         # Point at the class statement that overrides: this frame, the metaclass, the class.
         warnings.warn(message, action, stacklevel=3)

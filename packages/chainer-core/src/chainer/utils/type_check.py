@@ -143,7 +143,7 @@ def get_types(
     data: Sequence[Any],
     name: str,
     accept_none: bool,
-    shapes: Sequence[tuple[int, ...]] | None = None,
+    shapes: Sequence[tuple[int, ...] | None] | None = None,
 ) -> TypeInfoTuple:
     """Describe arrays as :class:`Variable` expressions named ``name[0]``, ``name[1]``, ...
 
