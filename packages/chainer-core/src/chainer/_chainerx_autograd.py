@@ -37,6 +37,7 @@ class _VectorJacobianProduct(FunctionNode):
     def forward_chainerx(self, arrays: tuple) -> tuple:
         import chainerx
 
+        recording = any(a.is_grad_required() for a in arrays)  # called by record_forward
         leaves = [a if a.is_grad_required() else _leaf(a) for a in arrays]
         xs, gys = tuple(leaves[: self._n_inputs]), leaves[self._n_inputs :]
         ys = self._forward(xs)
@@ -50,9 +51,11 @@ class _VectorJacobianProduct(FunctionNode):
                 enable_double_backprop=True,
                 grad_outputs=[gy for _, gy in used],
             )
-        return tuple(
+        grads = tuple(
             chainerx.zeros_like(x) if g is None else g for g, x in zip(grads, targets, strict=True)
         )
+        # Without recording, the gradients leave ChainerX's graph (a NumPy fallback may get them).
+        return grads if recording else tuple(g.as_grad_stopped() for g in grads)
 
 
 def record_forward(node: FunctionNode, in_data: tuple):
@@ -75,9 +78,13 @@ def record_forward(node: FunctionNode, in_data: tuple):
 def backward(node: FunctionNode, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
     """The gradients of ``node``'s inputs, computed by a node of Chainer's graph."""
     import chainerx
+    from chainer._ops.array_ops import cast
 
+    # An output gradient of another dtype (NumPy tolerates it) is cast to the output's.
     gys = tuple(
-        chainerx.zeros(shape, dtype, device) if gy is None else gy
+        chainerx.zeros(shape, dtype, device)
+        if gy is None
+        else (gy if gy.dtype == dtype else cast(gy, dtype))
         for gy, (shape, dtype, device) in zip(grad_outputs, node._chainerx_outputs, strict=True)
     )
     xs = node.get_retained_inputs()
