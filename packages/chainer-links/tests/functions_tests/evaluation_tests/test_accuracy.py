@@ -8,6 +8,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _reference(y, t, ignore_label):
     correct = total = 0
@@ -30,7 +32,7 @@ def _reference(y, t, ignore_label):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestAccuracy(testing.FunctionTestCase):
     skip_backward_test = True
     skip_double_backward_test = True
