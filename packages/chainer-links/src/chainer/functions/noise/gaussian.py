@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend
 from chainer._ops._util import force_array
 from chainer._ops.exponential import exp
@@ -43,6 +45,20 @@ class Gaussian(FunctionNode):
         noise = xp.exp(ln_var * ln_var.dtype.type(0.5))  # NumPy 1 promotes a 0-d x * 0.5
         noise *= self.eps
         return (force_array(mean + noise),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        mean, ln_var = inputs
+        if self.eps is None:  # the draw of the NumPy forward, from NumPy's generator
+            eps = numpy.random.standard_normal(ln_var.shape).astype(mean.dtype)
+        else:  # a constant of the graph
+            eps = self.eps
+            if isinstance(eps, chainerx.ndarray):
+                eps = eps.as_grad_stopped()
+            eps = eps.astype(mean.dtype, copy=False)
+        self.eps = chainerx.asarray(eps, device=mean.device)
+        return (mean + chainerx.exp(ln_var * 0.5) * self.eps,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         ln_var = self.get_retained_inputs()[0]
