@@ -55,24 +55,16 @@ class TestAccuracy(testing.FunctionTestCase):
         return (_reference(y, t, self.ignore_label),)
 
 
-_BACKENDS = [
-    pytest.param(config, marks=testing.BackendConfig(config).get_pytest_marks(), id=name)
-    for config, name in zip(CPU_AND_CHAINERX, ("numpy", "chainerx"))
-]
-
-
-@pytest.mark.parametrize("config", _BACKENDS)
-def test_accuracy_values(config):
-    backend_config = testing.BackendConfig(config)
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
+def test_accuracy_values(backend_config):
     y = numpy.array([[0.1, 0.7, 0.2], [0.8, 0.1, 0.1], [0.0, 0.0, 1.0]], numpy.float32)
     y, t = backend_config.get_array((y, numpy.array([1, 2, -1], numpy.int32)))
     assert float(F.accuracy(y, t).array) == pytest.approx(1 / 3)
     assert float(F.accuracy(y, t, ignore_label=-1).array) == 0.5
 
 
-@pytest.mark.parametrize("config", _BACKENDS)
-def test_every_label_ignored_scores_zero(config):
-    backend_config = testing.BackendConfig(config)
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
+def test_every_label_ignored_scores_zero(backend_config):
     y, t = backend_config.get_array(
         (numpy.ones((2, 3), numpy.float32), numpy.array([-1, -1], numpy.int32))
     )
@@ -80,13 +72,13 @@ def test_every_label_ignored_scores_zero(config):
     assert acc.array.dtype == numpy.float32 and float(acc.array) == 0
 
 
-@pytest.mark.parametrize("config", _BACKENDS)
-def test_float16_counts_past_2048(config):
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
+def test_float16_counts_past_2048(backend_config):
     y = numpy.zeros((5000, 2), numpy.float16)
     y[:, 1] = 1
     t = numpy.ones(5000, numpy.int32)
     t[:1000] = 0
-    y, t = testing.BackendConfig(config).get_array((y, t))
+    y, t = backend_config.get_array((y, t))
     acc = F.accuracy(y, t)
     assert acc.dtype == numpy.float16
     assert float(acc.array) == pytest.approx(0.8, abs=1e-3)
