@@ -297,8 +297,8 @@ class Copy(FunctionNode):
         return (self.out_device.send(inputs[0]),)
 
     def forward_chainerx(self, inputs: tuple) -> tuple:
-        # Between ChainerX devices the transfer is differentiable; out of ChainerX only arrays
-        # that need no gradient go (``copy`` refuses the others).
+        # Between ChainerX devices the transfer is differentiable (``copy`` sends arrays in or
+        # out of ChainerX without a node).
         x = inputs[0]
         y = self.out_device.send(x)
         return (x.view() if y is x else y,)  # a node of its own, as on NumPy
@@ -316,12 +316,14 @@ def copy(x, dst) -> Variable:
     in_array = x._array if isinstance(x, Variable) else x
     in_device = backend.get_device_from_array(in_array)
     out_device = backend.get_device(dst)
-    if isinstance(x, Variable) and x.requires_grad and _crosses_chainerx(in_device, out_device):
-        raise RuntimeError(
-            f"copy of a variable that requires grad from {in_device} to {out_device}: "
-            "gradients cannot travel between ChainerX and non-ChainerX devices; copy its "
-            "array, or a variable with requires_grad=False"
-        )
+    if _crosses_chainerx(in_device, out_device):
+        if isinstance(x, Variable) and x.requires_grad:
+            raise RuntimeError(
+                f"copy of a variable that requires grad from {in_device} to {out_device}: "
+                "gradients cannot travel between ChainerX and non-ChainerX devices; copy its "
+                "array, or a variable with requires_grad=False"
+            )
+        return Variable(out_device.send(in_array), requires_grad=False)  # nothing to record
     return Copy(in_device, out_device).apply((x,))[0]
 
 
