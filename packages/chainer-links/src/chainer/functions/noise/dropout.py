@@ -28,6 +28,18 @@ def _random_mask(xp, shape: tuple, dtype, ratio: float):
     return (keep * dtype.type(1.0 / (1.0 - ratio))).astype(dtype, copy=False)
 
 
+def chainerx_constant(array, device, dtype=None):
+    """``array`` (NumPy or ChainerX) as a constant of a ChainerX graph: on ``device``, out of
+    any graph, cast to ``dtype`` if given."""
+    import chainerx
+
+    if isinstance(array, chainerx.ndarray):
+        array = array.as_grad_stopped()
+    if dtype is not None:
+        array = array.astype(dtype, copy=False)
+    return chainerx.asarray(array, device=device)
+
+
 class Dropout(FunctionNode):
     """``x * mask`` where ``mask`` is ``0`` with probability ``dropout_ratio`` and
     ``1 / (1 - dropout_ratio)`` otherwise.
@@ -77,17 +89,11 @@ class Dropout(FunctionNode):
         xp.multiply(x, mask, out=y)
 
     def forward_chainerx(self, inputs: tuple) -> tuple:
-        import chainerx
-
         x = inputs[0]
-        if self.mask is None:  # the draw of the NumPy forward, from NumPy's generator
+        mask = self.mask
+        if mask is None:  # the draw of the NumPy forward, from NumPy's generator
             mask = _random_mask(numpy, x.shape, x.dtype, self.dropout_ratio)
-        else:  # a constant of the graph
-            mask = self.mask
-            if isinstance(mask, chainerx.ndarray):
-                mask = mask.as_grad_stopped()
-            mask = mask.astype(x.dtype, copy=False)
-        self.mask = chainerx.asarray(mask, device=x.device)
+        self.mask = chainerx_constant(mask, x.device, x.dtype)
         return (x * self.mask,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:

@@ -8,6 +8,7 @@ from chainer import backend
 from chainer._ops._util import force_array
 from chainer._ops.exponential import exp
 from chainer.function_node import FunctionNode
+from chainer.functions.noise.dropout import chainerx_constant
 from chainer.utils import argument, type_check
 from chainer.variable import Variable
 
@@ -50,14 +51,10 @@ class Gaussian(FunctionNode):
         import chainerx
 
         mean, ln_var = inputs
-        if self.eps is None:  # the draw of the NumPy forward, from NumPy's generator
-            eps = numpy.random.standard_normal(ln_var.shape).astype(mean.dtype)
-        else:  # a constant of the graph
-            eps = self.eps
-            if isinstance(eps, chainerx.ndarray):
-                eps = eps.as_grad_stopped()
-            eps = eps.astype(mean.dtype, copy=False)
-        self.eps = chainerx.asarray(eps, device=mean.device)
+        eps = self.eps
+        if eps is None:  # the draw of the NumPy forward, from NumPy's generator
+            eps = numpy.random.standard_normal(ln_var.shape)
+        self.eps = chainerx_constant(eps, mean.device, mean.dtype)
         return (mean + chainerx.exp(ln_var * 0.5) * self.eps,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:

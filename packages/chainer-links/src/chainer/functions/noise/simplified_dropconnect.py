@@ -7,7 +7,7 @@ import numpy
 from chainer import backend
 from chainer._ops.array_ops import cast, reshape, sum_to
 from chainer.function_node import Fallback, FunctionNode
-from chainer.functions.noise.dropout import check_ratio
+from chainer.functions.noise.dropout import chainerx_constant, check_ratio
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -88,9 +88,7 @@ class SimplifiedDropconnect(FunctionNode):
         if mask is None:  # the draw of the NumPy forward, from NumPy's generator
             shape = (len(x),) + W.shape if self.use_batchwise_mask else W.shape
             mask = numpy.random.random_sample(shape) >= self.ratio
-        elif isinstance(mask, chainerx.ndarray):
-            mask = mask.as_grad_stopped()
-        self.mask = chainerx.asarray(mask, device=x.device)
+        self.mask = chainerx_constant(mask, x.device)
         scaled = self.mask.astype(W.dtype) * W.dtype.type(self.scale)
         y = chainerx.matmul(W * scaled, x[:, :, None])[:, :, 0]
         return (y + inputs[2] if len(inputs) == 3 else y,)
