@@ -60,7 +60,8 @@ class Pad(FunctionNode):
         flat = x.reshape(x.size)
         if self.mode == "constant":
             sources = numpy.pad(positions, self.pad_width, mode="constant", constant_values=x.size)
-            flat = chainerx.concatenate([flat, chainerx.full((1,), constant, x.dtype, x.device)])
+            value = chainerx.asarray(numpy.full(1, constant, x.dtype), device=x.device)
+            flat = chainerx.concatenate([flat, value])
         else:
             sources = numpy.pad(positions, self.pad_width, mode=self.mode)
         return (flat[sources],)

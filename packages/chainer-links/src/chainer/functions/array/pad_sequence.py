@@ -64,9 +64,9 @@ class PadSequence(FunctionNode):
         rows = []
         for x in inputs:
             if len(x) < length:
-                fill = chainerx.full(
-                    (length - len(x), *first.shape[1:]), self.padding, first.dtype, first.device
-                )
+                # Made by NumPy, which casts (or refuses) the padding value as the NumPy forward.
+                fill = numpy.full((length - len(x), *first.shape[1:]), self.padding, first.dtype)
+                fill = chainerx.asarray(fill, device=first.device)
                 x = chainerx.concatenate([x, fill])
             rows.append(x)
         return (chainerx.stack(rows),)
