@@ -37,9 +37,13 @@ class _VectorJacobianProduct(FunctionNode):
     def forward_chainerx(self, arrays: tuple) -> tuple:
         import chainerx
 
-        recording = any(a.is_grad_required() for a in arrays)  # called by record_forward
-        leaves = [a if a.is_grad_required() else _leaf(a) for a in arrays]
-        xs, gys = tuple(leaves[: self._n_inputs]), leaves[self._n_inputs :]
+        # Inputs in a graph: this node is being recorded, so its outputs must be differentiable.
+        recorded = any(a.is_grad_required() for a in arrays)
+        n = self._n_inputs
+        xs = tuple(a if a.is_grad_required() else _leaf(a) for a in arrays[:n])
+        # Output gradients are not made leaves: unrecorded, a gradient that passes one through
+        # unchanged (that of a sum) would carry a graph to the nodes after it.
+        gys = arrays[n:]
         ys = self._forward(xs)
         used = [(y, gy) for y, gy in zip(ys, gys, strict=True) if y.is_grad_required()]
         targets = [xs[i] for i in self._indexes]
@@ -48,14 +52,12 @@ class _VectorJacobianProduct(FunctionNode):
             grads = chainerx.grad(
                 [y for y, _ in used],
                 targets,
-                enable_double_backprop=True,
+                enable_double_backprop=recorded,
                 grad_outputs=[gy for _, gy in used],
             )
-        grads = tuple(
+        return tuple(
             chainerx.zeros_like(x) if g is None else g for g, x in zip(grads, targets, strict=True)
         )
-        # Without recording, the gradients leave ChainerX's graph (a NumPy fallback may get them).
-        return grads if recording else tuple(g.as_grad_stopped() for g in grads)
 
 
 def record_forward(node: FunctionNode, in_data: tuple):
