@@ -5,6 +5,7 @@ import pytest
 
 import chainer.functions as F
 from chainer import testing
+from chainer.testing import attr
 from chainer.utils import type_check
 
 from ..backend_configs import CPU_AND_CHAINERX
@@ -75,3 +76,13 @@ def test_bad_arguments_are_rejected():
         F.pad_sequence([])
     with pytest.raises(ValueError, match=r"length must be None or a non-negative int, got -1"):
         F.pad_sequence([numpy.zeros(2, numpy.float32)], length=-1)
+
+
+@attr.chainerx
+def test_negative_padding_wraps_for_unsigned_dtypes_on_chainerx():
+    import chainerx
+
+    xs = [chainerx.array(numpy.arange(n, dtype=numpy.uint8)) for n in (2, 3)]
+    y = F.pad_sequence(xs, padding=-1)
+    assert y.dtype == numpy.uint8
+    numpy.testing.assert_array_equal(chainerx.to_numpy(y.array), [[0, 1, 255], [0, 1, 2]])

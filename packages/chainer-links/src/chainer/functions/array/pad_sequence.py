@@ -61,12 +61,12 @@ class PadSequence(FunctionNode):
             return Fallback
         first = inputs[0]
         length = max(len(x) for x in inputs) if self.length is None else self.length
+        value = numpy.asarray(self.padding).astype(first.dtype)[()]  # -1 wraps for uint8, as v7
         rows = []
         for x in inputs:
             if len(x) < length:
-                # Made by NumPy, which casts (or refuses) the padding value as the NumPy forward.
-                fill = numpy.full((length - len(x), *first.shape[1:]), self.padding, first.dtype)
-                fill = chainerx.asarray(fill, device=first.device)
+                shape = (length - len(x), *first.shape[1:])
+                fill = chainerx.full(shape, value, first.dtype, first.device)
                 x = chainerx.concatenate([x, fill])
             rows.append(x)
         return (chainerx.stack(rows),)
