@@ -80,9 +80,13 @@ def record_forward(node: FunctionNode, in_data: tuple):
 def backward(node: FunctionNode, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
     """The gradients of ``node``'s inputs, computed by a node of Chainer's graph."""
     import chainerx
+    from chainer._ops.array_ops import cast
 
+    # An output gradient of another dtype (NumPy tolerates it) is cast to the output's.
     gys = tuple(
-        chainerx.zeros(shape, dtype, device) if gy is None else gy
+        chainerx.zeros(shape, dtype, device)
+        if gy is None
+        else (gy if gy.dtype == dtype else cast(gy, dtype))
         for gy, (shape, dtype, device) in zip(
             grad_outputs, node._chainerx_outputs or (), strict=True
         )

@@ -8,10 +8,14 @@ import numpy
 from chainer._ops import _util
 from chainer._ops._util import force_array
 from chainer.configuration import config
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.variable import Variable, as_variable
 
 _INTEGERS = (int, numpy.integer)
+_CHAINERX_DTYPES = frozenset(
+    numpy.dtype(t)
+    for t in ("bool", "int8", "int16", "int32", "int64", "uint8", "float16", "float32", "float64")
+)
 
 
 def _shape_text(shape) -> str:
@@ -41,6 +45,9 @@ class Reshape(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         return (inputs[0].reshape(self.shape),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        return (inputs[0].reshape(self.shape),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (reshape(grad_outputs[0], self.inputs[0].shape),)
 
@@ -66,6 +73,11 @@ class Transpose(FunctionNode):
 
     def forward(self, inputs: tuple) -> tuple:
         return (inputs[0].transpose(self.axes),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.transpose(inputs[0], self.axes),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         if self.axes is None:
@@ -97,6 +109,11 @@ class BroadcastTo(FunctionNode):
         xp = _xp(inputs[0])
         return (xp.broadcast_to(inputs[0], self.shape),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.broadcast_to(inputs[0], self.shape),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (sum_to(grad_outputs[0], self.inputs[0].shape),)
 
@@ -122,6 +139,8 @@ class SumTo(FunctionNode):
 
     def forward(self, inputs: tuple) -> tuple:
         return (_util.sum_to_array(inputs[0], self.shape),)
+
+    forward_chainerx = forward  # sum and reshape, as ChainerX has them
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (broadcast_to(grad_outputs[0], self.inputs[0].shape),)
@@ -244,6 +263,13 @@ class Cast(FunctionNode):
         self._in_dtype = inputs[0].dtype
         return (inputs[0].astype(self.dtype, copy=False),)
 
+    def forward_chainerx(self, inputs: tuple):
+        x = inputs[0]
+        if self.dtype not in _CHAINERX_DTYPES:
+            return Fallback
+        # A new array even for the same dtype: the output is a node of its own.
+        return (x.astype(self.dtype) if x.dtype != self.dtype else x.view(),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (cast(grad_outputs[0], self._in_dtype),)
 
@@ -270,6 +296,13 @@ class Copy(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         return (self.out_device.send(inputs[0]),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        # Between ChainerX devices the transfer is differentiable (``copy`` sends arrays in or
+        # out of ChainerX without a node).
+        x = inputs[0]
+        y = self.out_device.send(x)
+        return (x.view() if y is x else y,)  # a node of its own, as on NumPy
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (Copy(self.out_device, self.in_device).apply(grad_outputs)[0],)
 
@@ -281,7 +314,24 @@ def copy(x, dst) -> Variable:
     if isinstance(dst, int) and not isinstance(dst, bool):
         dst = "@numpy" if dst < 0 else f"@cupy:{dst}"
     in_array = x._array if isinstance(x, Variable) else x
-    return Copy(backend.get_device_from_array(in_array), backend.get_device(dst)).apply((x,))[0]
+    in_device = backend.get_device_from_array(in_array)
+    out_device = backend.get_device(dst)
+    if _crosses_chainerx(in_device, out_device):
+        if isinstance(x, Variable) and x.requires_grad:
+            raise RuntimeError(
+                f"copy of a variable that requires grad from {in_device} to {out_device}: "
+                "gradients cannot travel between ChainerX and non-ChainerX devices; copy its "
+                "array, or a variable with requires_grad=False"
+            )
+        return Variable(out_device.send(in_array), requires_grad=False)  # nothing to record
+    return Copy(in_device, out_device).apply((x,))[0]
+
+
+def _crosses_chainerx(in_device, out_device) -> bool:
+    """Whether exactly one of the two devices is a ChainerX device."""
+    from chainer.backends._chainerx import ChainerxDevice
+
+    return isinstance(in_device, ChainerxDevice) != isinstance(out_device, ChainerxDevice)
 
 
 class Identity(FunctionNode):

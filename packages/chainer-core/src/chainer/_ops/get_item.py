@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy
 
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.variable import Variable
 
 
@@ -52,6 +52,14 @@ class GetItem(FunctionNode):
         if not hasattr(y, "shape") or isinstance(y, numpy.generic):
             y = numpy.asarray(y)
         return (y,)
+
+    def forward_chainerx(self, inputs: tuple):
+        # ChainerX indexes (basic and advanced) as NumPy does, and differentiates it; a bad
+        # index goes to the NumPy forward, which raises the error.
+        try:
+            return (inputs[0][self.slices],)
+        except IndexError:
+            return Fallback
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         node = self.inputs[0]

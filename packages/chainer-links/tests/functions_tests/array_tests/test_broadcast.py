@@ -10,6 +10,8 @@ from chainer._ops import array_ops
 from chainer.functions.array.broadcast import BroadcastTo, broadcast_to
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def test_broadcast_to_is_the_core_implementation():
     assert BroadcastTo is array_ops.BroadcastTo
@@ -31,7 +33,7 @@ def test_broadcast_to_is_the_core_implementation():
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestBroadcast(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:
@@ -84,7 +86,7 @@ def test_broadcast_to_rejects_incompatible_shape():
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestBroadcastTo(testing.FunctionTestCase):
     def setUp(self):
         self.in_shape, self.out_shape = self.shapes

@@ -7,6 +7,8 @@ from chainer import testing
 from chainer._ops import array_ops
 from chainer.functions.array.cast import Cast, cast
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def test_is_the_core_implementation():
     assert Cast is array_ops.Cast
@@ -26,7 +28,7 @@ def test_is_the_core_implementation():
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestCast(testing.FunctionTestCase):
     # Cast is linear: a large step keeps float16 rounding out of the finite differences.
     check_backward_options = {"eps": 0.25, "atol": 5e-3, "rtol": 5e-2}

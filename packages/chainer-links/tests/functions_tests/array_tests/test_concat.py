@@ -9,6 +9,8 @@ from chainer import testing
 from chainer.functions.array.concat import Concat
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 @testing.parameterize(
     *testing.product(
@@ -25,7 +27,7 @@ from chainer.utils import type_check
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestConcat(testing.FunctionTestCase):
     def setUp(self):
         self.shapes, self.axis = self.shapes_axis

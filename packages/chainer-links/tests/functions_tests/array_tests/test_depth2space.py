@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _depth2space_loops(x, r):
     n, crr, h, w = x.shape
@@ -31,7 +33,7 @@ _TOLERANCES = {"atol": 5e-3, "rtol": 5e-2}
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestDepth2Space(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.r = self.shape_r

@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _diagonal_loops(x, offset, axis1, axis2):
     planes = numpy.moveaxis(x, (axis1, axis2), (-2, -1))
@@ -33,7 +35,7 @@ def _diagonal_loops(x, offset, axis1, axis2):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestDiagonal(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.offset, self.axis1, self.axis2 = self.case

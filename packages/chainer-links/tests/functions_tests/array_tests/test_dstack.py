@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _at_least_3d(x):
     if x.ndim == 0:
@@ -31,7 +33,7 @@ _SHAPES = [
     *testing.product({"shapes": _SHAPES, "dtype": [numpy.float16, numpy.float32, numpy.float64]})
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestDstack(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:

@@ -5,6 +5,8 @@ import numpy
 import chainer.functions as F
 from chainer import testing
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 @testing.parameterize(
     *testing.product(
@@ -15,7 +17,7 @@ from chainer import testing
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestFlatten(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:

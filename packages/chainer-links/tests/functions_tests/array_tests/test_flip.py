@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _reverse(x, axis):
     index = [slice(None)] * x.ndim
@@ -28,7 +30,7 @@ def _reverse(x, axis):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestFlip(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis = self.shape_axis

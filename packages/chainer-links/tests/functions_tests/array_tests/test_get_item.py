@@ -8,6 +8,8 @@ from chainer import testing
 from chainer._ops import get_item as core_get_item
 from chainer.functions.array.get_item import GetItem, GetItemGrad, get_item
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def test_is_the_core_implementation():
     assert GetItem is core_get_item.GetItem
@@ -34,7 +36,7 @@ _CASES = [
     *testing.product({"case": _CASES, "dtype": [numpy.float16, numpy.float32, numpy.float64]})
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestGetItem(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.args, self.expected = self.case

@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _im2col_loops(x, ksize, stride, pad, cover_all, dilate):
     n, c, h, w = x.shape
@@ -48,7 +50,7 @@ def _im2col_loops(x, ksize, stride, pad, cover_all, dilate):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestIm2Col(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:

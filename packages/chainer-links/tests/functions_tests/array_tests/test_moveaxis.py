@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 # (arguments, the axes of the (2, 3, 4) input in output order)
 _CASES = [
     ((0, 2), (1, 2, 0)),
@@ -20,7 +22,7 @@ _CASES = [
     *testing.product({"case": _CASES, "dtype": [numpy.float16, numpy.float32, numpy.float64]})
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestMoveaxis(testing.FunctionTestCase):
     def setUp(self):
         self.args, self.order = self.case

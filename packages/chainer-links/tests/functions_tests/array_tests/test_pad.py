@@ -8,6 +8,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _source_index(i, n, mode):
     """The input position that padded position ``i`` (relative to the input start) copies."""
@@ -57,7 +59,7 @@ def _pad_loops(x, widths, mode, value):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestPad(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.pad_width, self.mode, self.keywords = self.case

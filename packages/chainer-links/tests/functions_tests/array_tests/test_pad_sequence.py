@@ -5,7 +5,10 @@ import pytest
 
 import chainer.functions as F
 from chainer import testing
+from chainer.testing import attr
 from chainer.utils import type_check
+
+from ..backend_configs import CPU_AND_CHAINERX
 
 
 @testing.parameterize(
@@ -22,7 +25,7 @@ from chainer.utils import type_check
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestPadSequence(testing.FunctionTestCase):
     def setUp(self):
         self.shapes, self.length, self.padding = self.case
@@ -80,3 +83,13 @@ def test_negative_padding_wraps_for_unsigned_dtypes_as_in_v7():
     y = F.pad_sequence(xs, padding=-1)
     numpy.testing.assert_array_equal(y.array, [[0, 1, 255], [0, 1, 2]])
     assert y.dtype == numpy.uint8
+
+
+@attr.chainerx
+def test_negative_padding_wraps_for_unsigned_dtypes_on_chainerx():
+    import chainerx
+
+    xs = [chainerx.array(numpy.arange(n, dtype=numpy.uint8)) for n in (2, 3)]
+    y = F.pad_sequence(xs, padding=-1)
+    assert y.dtype == numpy.uint8
+    numpy.testing.assert_array_equal(chainerx.to_numpy(y.array), [[0, 1, 255], [0, 1, 2]])

@@ -6,7 +6,10 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.testing import attr
 from chainer.utils import type_check
+
+from ..backend_configs import CPU_AND_CHAINERX
 
 
 @testing.parameterize(
@@ -19,7 +22,7 @@ from chainer.utils import type_check
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestPermutate(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis = self.shape_axis
@@ -71,6 +74,20 @@ def test_repeated_index_is_rejected():
     x = numpy.zeros(3, numpy.float32)
     with pytest.raises(ValueError, match=r"indices must not repeat, got 1"):
         F.permutate(x, numpy.array([1, 1, 0], numpy.int32))
+
+
+@attr.chainerx
+def test_chainerx_indices_permute_a_chainerx_input_and_are_checked():
+    import chainerx
+
+    x = chainer.Variable(chainerx.array(numpy.array([10.0, 20.0, 30.0], numpy.float32)))
+    y = F.permutate(x, chainerx.array(numpy.array([2, 0, 1], numpy.int32)), inv=True)
+    numpy.testing.assert_array_equal(chainerx.to_numpy(y.array), [20.0, 30.0, 10.0])
+    y.grad = chainerx.array(numpy.array([1.0, 2.0, 3.0], numpy.float32))
+    y.backward()
+    numpy.testing.assert_array_equal(chainerx.to_numpy(x.grad), [3.0, 1.0, 2.0])
+    with pytest.raises(ValueError, match=r"indices must not repeat, got 1"):
+        F.permutate(x, chainerx.array(numpy.array([1, 1, 0], numpy.int32)))
 
 
 def test_bad_index_types_are_rejected():

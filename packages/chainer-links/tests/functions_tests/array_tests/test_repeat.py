@@ -6,6 +6,8 @@ import pytest
 import chainer.functions as F
 from chainer import testing
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _repeat_loops(x, repeats, axis):
     if axis is None:
@@ -39,7 +41,7 @@ def _repeat_loops(x, repeats, axis):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestRepeat(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.repeats, self.axis = self.case

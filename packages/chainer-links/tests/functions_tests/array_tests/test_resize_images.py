@@ -9,6 +9,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _source(i, out_size, in_size, align_corners):
     """Fractional source position of output pixel ``i`` (bilinear mode)."""
@@ -62,7 +64,7 @@ def _resize_loops(x, out_h, out_w, mode, align_corners):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestResizeImages(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.output_shape, self.mode, self.align_corners = self.case

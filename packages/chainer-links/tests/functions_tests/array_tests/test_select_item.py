@@ -5,7 +5,10 @@ import pytest
 
 import chainer.functions as F
 from chainer import testing
+from chainer.testing import attr
 from chainer.utils import type_check
+
+from ..backend_configs import CPU_AND_CHAINERX
 
 
 @testing.parameterize(
@@ -18,7 +21,7 @@ from chainer.utils import type_check
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSelectItem(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:
@@ -44,6 +47,15 @@ def test_out_of_range_labels_are_rejected():
         F.select_item(x, numpy.array([0, 3], numpy.int32))
     with pytest.raises(ValueError, match=r"got -1"):
         F.select_item(x, numpy.array([-1, 0], numpy.int32))
+
+
+@attr.chainerx
+def test_out_of_range_labels_are_rejected_on_chainerx():
+    import chainerx
+
+    x = chainerx.zeros((2, 3), numpy.float32)
+    with pytest.raises(ValueError, match=r"t must lie in \[0, 3\) \(x.shape\[1\]\), got 3"):
+        F.select_item(x, chainerx.array(numpy.array([0, 3], numpy.int32)))
 
 
 def test_bad_shapes_and_dtypes_are_rejected():

@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 _LOOSE = {"atol": 5e-3, "rtol": 5e-2}
 
 
@@ -31,7 +33,7 @@ def _grid_loops(theta, out_h, out_w):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSpatialTransformerGrid(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:

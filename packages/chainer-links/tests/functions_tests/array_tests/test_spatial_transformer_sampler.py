@@ -10,6 +10,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _sample_loops(x, grid):
     n, c, h, w = x.shape
@@ -62,7 +64,7 @@ def _grid_away_from_kinks(n, out_h, out_w, h, w, outside, dtype):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSpatialTransformerSampler(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:

@@ -8,6 +8,8 @@ from chainer import testing
 from chainer._ops import array_ops
 from chainer.functions.array.squeeze import squeeze
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def test_is_the_core_implementation():
     assert squeeze is array_ops.squeeze
@@ -26,7 +28,7 @@ _CASES = [
     *testing.product({"case": _CASES, "dtype": [numpy.float16, numpy.float32, numpy.float64]})
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSqueeze(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.args, self.expected = self.case

@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 @testing.parameterize(
     *testing.product(
@@ -25,7 +27,7 @@ from chainer.utils import type_check
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestStack(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis = self.shape_axis

@@ -6,6 +6,8 @@ import pytest
 import chainer.functions as F
 from chainer import testing
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _tile_loops(x, reps):
     reps = (reps,) if isinstance(reps, int) else reps
@@ -34,7 +36,7 @@ def _tile_loops(x, reps):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestTile(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.reps = self.shape_reps

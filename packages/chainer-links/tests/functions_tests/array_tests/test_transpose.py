@@ -9,6 +9,8 @@ from chainer._ops import array_ops
 from chainer.functions.array.transpose import Transpose, transpose
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def test_is_the_core_implementation():
     assert Transpose is array_ops.Transpose
@@ -28,7 +30,7 @@ _CASES = [
     *testing.product({"case": _CASES, "dtype": [numpy.float16, numpy.float32, numpy.float64]})
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestTranspose(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.args, self.expected = self.case

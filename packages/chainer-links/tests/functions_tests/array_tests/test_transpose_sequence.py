@@ -8,6 +8,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 @testing.parameterize(
     *testing.product(
@@ -19,7 +21,7 @@ from chainer.utils import type_check
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestTransposeSequence(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:

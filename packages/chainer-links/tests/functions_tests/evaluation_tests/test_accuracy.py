@@ -8,6 +8,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _reference(y, t, ignore_label):
     correct = total = 0
@@ -30,7 +32,7 @@ def _reference(y, t, ignore_label):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestAccuracy(testing.FunctionTestCase):
     skip_backward_test = True
     skip_double_backward_test = True
@@ -53,25 +55,33 @@ class TestAccuracy(testing.FunctionTestCase):
         return (_reference(y, t, self.ignore_label),)
 
 
-def test_accuracy_values():
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
+def test_accuracy_values(backend_config):
     y = numpy.array([[0.1, 0.7, 0.2], [0.8, 0.1, 0.1], [0.0, 0.0, 1.0]], numpy.float32)
-    t = numpy.array([1, 2, -1], numpy.int32)
+    y, t = backend_config.get_array((y, numpy.array([1, 2, -1], numpy.int32)))
     assert float(F.accuracy(y, t).array) == pytest.approx(1 / 3)
     assert float(F.accuracy(y, t, ignore_label=-1).array) == 0.5
 
 
-def test_every_label_ignored_scores_zero():
-    y = numpy.ones((2, 3), numpy.float32)
-    acc = F.accuracy(y, numpy.array([-1, -1], numpy.int32), ignore_label=-1)
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
+def test_every_label_ignored_scores_zero(backend_config):
+    y, t = backend_config.get_array(
+        (numpy.ones((2, 3), numpy.float32), numpy.array([-1, -1], numpy.int32))
+    )
+    acc = F.accuracy(y, t, ignore_label=-1)
     assert acc.array.dtype == numpy.float32 and float(acc.array) == 0
 
 
-def test_float16_counts_past_2048():
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
+def test_float16_counts_past_2048(backend_config):
     y = numpy.zeros((5000, 2), numpy.float16)
     y[:, 1] = 1
     t = numpy.ones(5000, numpy.int32)
     t[:1000] = 0
-    assert float(F.accuracy(y, t).array) == pytest.approx(0.8, abs=1e-3)
+    y, t = backend_config.get_array((y, t))
+    acc = F.accuracy(y, t)
+    assert acc.dtype == numpy.float16
+    assert float(acc.array) == pytest.approx(0.8, abs=1e-3)
 
 
 @testing.fix_random()

@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 @testing.parameterize(
     *testing.product(
@@ -17,7 +19,7 @@ from chainer.utils import type_check
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestBinaryAccuracy(testing.FunctionTestCase):
     skip_backward_test = True
     skip_double_backward_test = True

@@ -7,6 +7,8 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 def _reference(pred, true):
     pred, true = pred.astype(numpy.float64), true.astype(numpy.float64)
@@ -30,7 +32,7 @@ def _reference(pred, true):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestR2Score(testing.FunctionTestCase):
     skip_backward_test = True
     skip_double_backward_test = True

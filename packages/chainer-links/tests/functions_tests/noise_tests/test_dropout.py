@@ -6,7 +6,10 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.testing import attr
 from chainer.utils import type_check
+
+from ..backend_configs import CPU_AND_CHAINERX
 
 DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
@@ -14,7 +17,7 @@ DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 @testing.parameterize(
     *testing.product({"shape": [(3, 4), (), (0, 2)], "ratio": [0.0, 0.4], "dtype": DTYPES})
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestDropoutWithMask(testing.FunctionTestCase):
     """With a fixed mask, dropout is the deterministic map ``x * mask``."""
 
@@ -55,6 +58,37 @@ def test_dropout_backward_uses_the_same_mask():
     y.grad = numpy.full((5, 6), 2.0, numpy.float32)
     y.backward()
     numpy.testing.assert_array_equal(x.grad, 2.0 * mask)
+
+
+@attr.chainerx
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dropout_on_chainerx_draws_the_numpy_mask_and_keeps_it_on_the_device(dtype):
+    import chainerx
+
+    x = numpy.random.uniform(-1, 1, (4, 5)).astype(dtype)
+    numpy.random.seed(3)
+    y_numpy, mask_numpy = F.dropout(x, 0.3, return_mask=True)
+    numpy.random.seed(3)
+    x_chx = chainer.Variable(chainerx.array(x))
+    y_chx, mask_chx = F.dropout(x_chx, 0.3, return_mask=True)
+    assert isinstance(mask_chx, chainerx.ndarray) and mask_chx.dtype == dtype
+    assert y_chx.dtype == dtype
+    numpy.testing.assert_array_equal(chainerx.to_numpy(mask_chx), mask_numpy)
+    numpy.testing.assert_array_equal(chainerx.to_numpy(y_chx.array), y_numpy.array)
+    gy = numpy.random.uniform(-1, 1, (4, 5)).astype(dtype)
+    y_chx.grad = chainerx.array(gy)
+    y_chx.backward()
+    numpy.testing.assert_array_equal(chainerx.to_numpy(x_chx.grad), gy * mask_numpy)
+
+
+@attr.chainerx
+def test_dropout_on_chainerx_takes_a_numpy_mask_of_another_dtype():
+    import chainerx
+
+    x = chainerx.array(numpy.array([1.0, 2.0, 3.0], numpy.float16))
+    y, mask = F.dropout(x, 0.5, mask=numpy.array([0.0, 2.0, 2.0]), return_mask=True)
+    assert isinstance(mask, chainerx.ndarray) and mask.dtype == numpy.float16
+    numpy.testing.assert_array_equal(chainerx.to_numpy(y.array), [0.0, 4.0, 6.0])
 
 
 def test_dropout_in_test_mode_returns_the_input_as_a_variable():

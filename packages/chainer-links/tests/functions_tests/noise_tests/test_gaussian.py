@@ -6,13 +6,16 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.testing import attr
 from chainer.utils import type_check
+
+from ..backend_configs import CPU_AND_CHAINERX
 
 DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 @testing.parameterize(*testing.product({"shape": [(3, 2), (), (0, 2)], "dtype": DTYPES}))
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestGaussianWithEps(testing.FunctionTestCase):
     """With fixed noise, the sample is a deterministic, smooth function of its inputs."""
 
@@ -46,6 +49,30 @@ def test_gaussian_draws_from_the_given_distribution():
     numpy.testing.assert_allclose(y.array, 3.0 + 2.0 * eps, rtol=1e-6)
     assert abs(float(y.array.mean()) - 3.0) < 0.05
     assert abs(float(y.array.std()) - 2.0) < 0.05
+
+
+@attr.chainerx
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_gaussian_on_chainerx_draws_the_numpy_noise_and_keeps_it_on_the_device(dtype):
+    import chainerx
+
+    mean = numpy.random.uniform(-1, 1, (3, 2)).astype(dtype)
+    ln_var = numpy.random.uniform(-1, 1, (3, 2)).astype(dtype)
+    numpy.random.seed(5)
+    y_numpy, eps_numpy = F.gaussian(mean, ln_var, return_eps=True)
+    numpy.random.seed(5)
+    y_chx, eps_chx = F.gaussian(chainerx.array(mean), chainerx.array(ln_var), return_eps=True)
+    assert isinstance(eps_chx, chainerx.ndarray) and eps_chx.dtype == dtype
+    assert y_chx.dtype == dtype
+    numpy.testing.assert_array_equal(chainerx.to_numpy(eps_chx), eps_numpy)
+    tolerance = 1e-3 if dtype == numpy.float16 else 1e-6
+    numpy.testing.assert_allclose(
+        chainerx.to_numpy(y_chx.array), y_numpy.array, atol=tolerance, rtol=tolerance
+    )
+    again = F.gaussian(chainerx.array(mean), chainerx.array(ln_var), eps=eps_chx)
+    numpy.testing.assert_array_equal(
+        chainerx.to_numpy(again.array), chainerx.to_numpy(y_chx.array)
+    )
 
 
 def test_gaussian_samples_in_test_mode_too():

@@ -6,7 +6,11 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import gradient_check, testing
+from chainer.functions.noise.simplified_dropconnect import SimplifiedDropconnect
+from chainer.testing import attr
 from chainer.utils import type_check
+
+from ..backend_configs import CPU_AND_CHAINERX
 
 DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
@@ -35,7 +39,7 @@ def dropconnect_reference(x, W, b, mask, ratio):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSimplifiedDropconnect(testing.FunctionTestCase):
     ratio = 0.4
     n_out = 3
@@ -88,6 +92,25 @@ def test_simplified_dropconnect_random_mask_drops_about_ratio(batchwise):
     values = y.array
     assert set(numpy.unique(values)) <= {0.0, numpy.float32(1 / 0.7)}
     assert abs(float((values == 0).mean()) - 0.3) < 0.02
+
+
+@attr.chainerx
+@pytest.mark.parametrize("batchwise", [True, False])
+def test_simplified_dropconnect_on_chainerx_draws_the_numpy_mask(batchwise):
+    import chainerx
+
+    rng = numpy.random.default_rng(1)
+    x = rng.uniform(-1, 1, (4, 5)).astype(numpy.float32)
+    W = rng.uniform(-1, 1, (3, 5)).astype(numpy.float32)
+    b = rng.uniform(-1, 1, 3).astype(numpy.float32)
+    numpy.random.seed(2)
+    y_numpy = F.simplified_dropconnect(x, W, b, ratio=0.4, use_batchwise_mask=batchwise)
+    numpy.random.seed(2)
+    node = SimplifiedDropconnect(0.4, use_batchwise_mask=batchwise)
+    (y_chx,) = node.apply(tuple(chainerx.array(a) for a in (x, W, b)))
+    assert y_chx.dtype == numpy.float32
+    numpy.testing.assert_allclose(chainerx.to_numpy(y_chx.array), y_numpy.array, rtol=1e-6)
+    assert isinstance(node.mask, chainerx.ndarray) and node.mask.dtype == numpy.bool_
 
 
 def test_simplified_dropconnect_accepts_a_mask_variable():

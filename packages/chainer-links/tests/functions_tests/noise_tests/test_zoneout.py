@@ -8,28 +8,33 @@ import chainer.functions as F
 from chainer import gradient_check, testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+
 
 @testing.fix_random()
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 @pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
 @pytest.mark.parametrize("shape", [(3, 4), (), (0, 2)])
-def test_zoneout_picks_h_where_the_draw_is_below_ratio(dtype, shape):
+def test_zoneout_picks_h_where_the_draw_is_below_ratio(dtype, shape, backend_config):
     h = numpy.random.uniform(-1, 1, shape).astype(dtype)
     x = numpy.random.uniform(-1, 1, shape).astype(dtype)
     numpy.random.seed(7)
-    y = F.zoneout(h, x, ratio=0.3)
+    y = F.zoneout(*backend_config.get_array((h, x)), ratio=0.3)
     numpy.random.seed(7)
     take_x = numpy.random.uniform(size=shape) >= 0.3
     assert y.dtype == dtype and y.shape == shape
-    numpy.testing.assert_array_equal(y.array, numpy.where(take_x, x, h))
+    assert y.device == backend_config.device
+    numpy.testing.assert_array_equal(_host(y.array), numpy.where(take_x, x, h))
 
 
 @testing.fix_random()  # the test reseeds NumPy's global generator; restore it afterwards
-def test_zoneout_gradients_follow_the_choice():
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
+def test_zoneout_gradients_follow_the_choice(backend_config):
     rng = numpy.random.default_rng(8)
-    h = rng.uniform(-1, 1, (3, 4))
-    x = rng.uniform(-1, 1, (3, 4))
-    gy = rng.uniform(-1, 1, (3, 4))
-    ggs = (rng.uniform(-1, 1, (3, 4)), rng.uniform(-1, 1, (3, 4)))
+    h, x, gy, gg_h, gg_x = backend_config.get_array(
+        tuple(rng.uniform(-1, 1, (3, 4)) for _ in range(5))
+    )
+    ggs = (gg_h, gg_x)
 
     def f(a, b):
         numpy.random.seed(9)  # the same choice on every evaluation
@@ -39,10 +44,15 @@ def test_zoneout_gradients_follow_the_choice():
     gradient_check.check_double_backward(f, (h, x), gy, ggs)
     hv, xv = chainer.Variable(h), chainer.Variable(x)
     y = f(hv, xv)
-    y.grad = numpy.ones_like(x)
+    y.grad = backend_config.get_array(numpy.ones((3, 4)))
     y.backward()
-    numpy.testing.assert_array_equal(hv.grad + xv.grad, numpy.ones_like(x))
-    assert 0 < hv.grad.sum() < 12
+    h_grad, x_grad = _host(hv.grad), _host(xv.grad)
+    numpy.testing.assert_array_equal(h_grad + x_grad, numpy.ones((3, 4)))
+    assert 0 < h_grad.sum() < 12
+
+
+def _host(array):
+    return chainer.backend.CpuDevice().send(array)
 
 
 @testing.fix_random()

@@ -35,6 +35,12 @@ class Broadcast(FunctionNode):
         xp = backend.get_array_module(*inputs)
         return tuple(xp.broadcast_arrays(*inputs))
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        shape = numpy.broadcast_shapes(*[x.shape for x in inputs])
+        return tuple([chainerx.broadcast_to(x, shape) for x in inputs])
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         ret = []
         for i in indexes:

@@ -68,6 +68,11 @@ class Concat(FunctionNode):
         self._bounds = bounds
         return (xp.concatenate(inputs, axis=axis),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.concatenate(inputs, self.axis),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return _split_axis.split_axis(grad_outputs[0], self._bounds, self.axis)
 

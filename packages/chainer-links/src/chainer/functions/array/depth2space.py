@@ -45,6 +45,8 @@ class Depth2Space(FunctionNode):
         y = x.reshape(n, r, r, c, h, w).transpose(0, 3, 4, 1, 5, 2).reshape(n, c, h * r, w * r)
         return (y,)
 
+    forward_chainerx = forward  # reshape and transpose, differentiated by ChainerX
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (_space2depth.space2depth(grad_outputs[0], self.r),)
 

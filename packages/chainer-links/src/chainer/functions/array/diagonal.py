@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
@@ -44,6 +46,14 @@ class Diagonal(FunctionNode):
         # NumPy's diagonal is a read-only view; outputs must be ordinary arrays.
         y = x.diagonal(offset=self.offset, axis1=self.axis1, axis2=self.axis2)
         return (xp.ascontiguousarray(y),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        # A gather from the planes of the two axes, which ChainerX differentiates.
+        x = inputs[0]
+        planes = chainerx.moveaxis(x, (self.axis1, self.axis2), (-2, -1))
+        return (planes[_diagonal_index(x.shape, self.offset, self.axis1, self.axis2, numpy)],)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         node = self.inputs[0]

@@ -35,6 +35,8 @@ class Flip(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         return (_flip(inputs[0], self.axis),)
 
+    forward_chainerx = forward  # chainerx.flip
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (flip(grad_outputs[0], self.axis),)
 

@@ -74,6 +74,24 @@ class Im2Col(FunctionNode):
         n, c, kh, kw, out_h, out_w = col.shape
         return (col.reshape(n, c * kh * kw, out_h, out_w),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        # The columns of the pixel positions (the padding is one more position, holding 0)
+        # name the pixel each column entry copies: a gather that ChainerX differentiates.
+        x = inputs[0]
+        n, c, h, w = x.shape
+        g = self.geometry
+        positions = numpy.arange(h * w).reshape(1, 1, h, w)
+        sources = conv.im2col_cpu(
+            positions, g.kh, g.kw, g.sy, g.sx, g.ph, g.pw, h * w, g.cover_all, g.dy, g.dx
+        )
+        *_, out_h, out_w = sources.shape
+        zero = chainerx.zeros((n, c, 1), x.dtype, x.device)
+        flat = chainerx.concatenate([x.reshape(n, c, h * w), zero], axis=2)
+        col = flat[:, :, sources.ravel()]
+        return (col.reshape(n, c * g.kh * g.kw, out_h, out_w),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         grad = Im2ColGrad(*self.geometry.arguments(), self.inputs[0].shape)
         return grad.apply(grad_outputs)

@@ -7,7 +7,7 @@ import numpy
 from chainer import backend
 from chainer._ops.array_ops import reshape
 from chainer._ops.get_item import GetItemGrad, get_item
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -39,6 +39,32 @@ class Pad(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         xp = backend.get_array_module(inputs[0])
         return (xp.pad(inputs[0], self.pad_width, mode=self.mode, **self.keywords),)
+
+    def forward_chainerx(self, inputs: tuple):
+        import chainerx
+
+        # The positions are padded on the host; the output gathers the elements they name (the
+        # constant is one more element), so ChainerX differentiates a plain gather.
+        x = inputs[0]
+        options = dict(self.keywords)
+        constant = options.pop("constant_values", 0) if self.mode == "constant" else None
+        if (
+            options.pop("reflect_type", "even") != "even"
+            or options
+            or self.mode not in _COPY_MODES
+        ):
+            return Fallback
+        if self.mode == "constant" and not numpy.isscalar(constant):
+            return Fallback
+        positions = numpy.arange(x.size).reshape(x.shape)
+        flat = x.reshape(x.size)
+        if self.mode == "constant":
+            sources = numpy.pad(positions, self.pad_width, mode="constant", constant_values=x.size)
+            value = chainerx.asarray(numpy.full(1, constant, x.dtype), device=x.device)
+            flat = chainerx.concatenate([flat, value])
+        else:
+            sources = numpy.pad(positions, self.pad_width, mode=self.mode)
+        return (flat[sources],)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]

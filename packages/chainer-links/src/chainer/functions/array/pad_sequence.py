@@ -6,7 +6,7 @@ import numpy
 
 from chainer import backend
 from chainer._ops.get_item import get_item
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -55,6 +55,23 @@ class PadSequence(FunctionNode):
         for i, x in enumerate(inputs):
             y[i, : len(x)] = x
         return (y,)
+
+    def forward_chainerx(self, inputs: tuple):
+        import chainerx
+
+        if not numpy.isscalar(self.padding):
+            return Fallback
+        first = inputs[0]
+        length = max(len(x) for x in inputs) if self.length is None else self.length
+        value = numpy.asarray(self.padding).astype(first.dtype)[()]  # -1 wraps for uint8, as v7
+        rows = []
+        for x in inputs:
+            if len(x) < length:
+                shape = (length - len(x), *first.shape[1:])
+                fill = chainerx.full(shape, value, first.dtype, first.device)
+                x = chainerx.concatenate([x, fill])
+            rows.append(x)
+        return (chainerx.stack(rows),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]

@@ -70,6 +70,14 @@ class Permutate(FunctionNode):
             indices = _inverse(indices)
         return (x[(slice(None),) * (self.axis % x.ndim) + (indices,)],)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        (x,) = inputs
+        indices = backend.CpuDevice().send(self.indices)  # checked on the host, as NumPy's
+        _check_permutation(indices)
+        if self.inv:
+            indices = _inverse(indices)
+        return (x[(slice(None),) * (self.axis % x.ndim) + (indices,)],)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return Permutate(self.indices, self.axis, not self.inv).apply(grad_outputs)
 

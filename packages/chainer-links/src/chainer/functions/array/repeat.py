@@ -43,6 +43,8 @@ class Repeat(FunctionNode):
         repeats = self.repeats[0] if len(self.repeats) == 1 else self.repeats
         return (xp.repeat(x, repeats, self.axis),)
 
+    forward_chainerx = forward  # chainerx.repeat
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         node = self.inputs[0]
         grad = RepeatGrad(self.repeats, self.axis, node.shape, node.dtype)

@@ -72,13 +72,25 @@ class ResizeImages(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]
         xp = backend.get_array_module(x)
+        self._rows, self._cols = (xp.asarray(m) for m in self._matrices(x))
+        return (_resample(x, self._rows, self._cols),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        # The same matrices, then matmuls that ChainerX differentiates.
+        x = inputs[0]
+        rows, cols = (chainerx.asarray(m, device=x.device) for m in self._matrices(x))
+        return (_resample(x, rows, cols),)
+
+    def _matrices(self, x) -> tuple:
+        """The NumPy interpolation matrices of rows and columns, in the computing dtype."""
         h, w = x.shape[2:]
         compute = numpy.float32 if x.dtype == numpy.float16 else x.dtype
-        self._rows, self._cols = (
-            xp.asarray(_interpolation_matrix(out, size, self.mode, self.align_corners), compute)
+        return tuple(
+            _interpolation_matrix(out, size, self.mode, self.align_corners).astype(compute)
             for out, size in ((self.out_H, h), (self.out_W, w))
         )
-        return (_resample(x, self._rows, self._cols),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         grad = ResizeImagesGrad(self, self._rows, self._cols)

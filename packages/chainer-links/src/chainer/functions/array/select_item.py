@@ -14,6 +14,16 @@ from chainer.variable import Variable
 __all__ = ["SelectItem", "select_item"]
 
 
+def _check_labels(t, n_classes: int) -> None:
+    """Raise ``ValueError`` unless every label lies in ``[0, n_classes)``."""
+    if not t.size:
+        return
+    low, high = int(t.min()), int(t.max())
+    if low < 0 or high >= n_classes:
+        bad = low if low < 0 else high
+        raise ValueError(f"t must lie in [0, {n_classes}) (x.shape[1]), got {bad}")
+
+
 class SelectItem(FunctionNode):
     """``y[i] = x[i, t[i]]`` for a 2-D ``x`` and a 1-D int ``t``."""
 
@@ -30,14 +40,19 @@ class SelectItem(FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         x, t = inputs
         # Checking costs a host copy on GPUs: there it is left to debug mode.
-        if t.size and (type(t) is numpy.ndarray or chainer.is_debug()):
-            low, high = int(t.min()), int(t.max())
-            if low < 0 or high >= x.shape[1]:
-                bad = low if low < 0 else high
-                raise ValueError(f"t must lie in [0, {x.shape[1]}) (x.shape[1]), got {bad}")
+        if type(t) is numpy.ndarray or chainer.is_debug():
+            _check_labels(t, x.shape[1])
         xp = backend.get_array_module(x)
         self._index = (xp.arange(len(t)), t)
         return (x[self._index],)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x, t = inputs
+        if t.device.backend.name == "native" or chainer.is_debug():
+            _check_labels(t, x.shape[1])
+        return (x[chainerx.arange(len(t), device=x.device), t],)  # differentiated by ChainerX
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         node = self.inputs[0]

@@ -37,6 +37,8 @@ class Separate(FunctionNode):
         # The trailing Ellipsis keeps 0-d slices arrays (a bare integer index gives a scalar).
         return tuple(x[(*lead, i, Ellipsis)] for i in range(x.shape[axis]))
 
+    forward_chainerx = forward  # basic indexing, differentiated by ChainerX
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         if any(g is None for g in grad_outputs):
             xp = backend.get_array_module(*[g for g in grad_outputs if g is not None])

@@ -37,6 +37,8 @@ class Space2Depth(FunctionNode):
         y = x.reshape(n, c, h, r, w, r).transpose(0, 3, 5, 1, 2, 4).reshape(n, r * r * c, h, w)
         return (y,)
 
+    forward_chainerx = forward  # reshape and transpose, differentiated by ChainerX
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (_depth2space.depth2space(grad_outputs[0], self.r),)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend
 from chainer._ops.array_ops import reshape
 from chainer._ops.matmul import matmul
@@ -40,18 +42,28 @@ class SpatialTransformerGrid(FunctionNode):
             theta_type.shape[2] == 3,
         )
 
-    def forward(self, inputs: tuple) -> tuple:
-        theta = inputs[0]
-        xp = backend.get_array_module(theta)
+    def _output_points(self, xp, dtype):
+        """The homogeneous coordinates ``(3, out_h * out_w)`` of the output pixels."""
         h, w = self.output_shape
         ys, xs = xp.meshgrid(
-            xp.linspace(-1, 1, h, dtype=theta.dtype),
-            xp.linspace(-1, 1, w, dtype=theta.dtype),
-            indexing="ij",
+            xp.linspace(-1, 1, h, dtype=dtype), xp.linspace(-1, 1, w, dtype=dtype), indexing="ij"
         )
-        self._points = xp.stack([xs.ravel(), ys.ravel(), xp.ones(h * w, theta.dtype)])
+        return xp.stack([xs.ravel(), ys.ravel(), xp.ones(h * w, dtype)])
+
+    def forward(self, inputs: tuple) -> tuple:
+        theta = inputs[0]
+        self._points = self._output_points(backend.get_array_module(theta), theta.dtype)
         grid = theta @ self._points
-        return (grid.reshape(len(theta), 2, h, w),)
+        return (grid.reshape(len(theta), 2, *self.output_shape),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        # The points as NumPy spreads them, then a matmul that ChainerX differentiates.
+        theta = inputs[0]
+        points = chainerx.asarray(self._output_points(numpy, theta.dtype), device=theta.device)
+        grid = chainerx.matmul(theta, points)
+        return (grid.reshape(len(theta), 2, *self.output_shape),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = reshape(grad_outputs[0], (len(grad_outputs[0]), 2, -1))

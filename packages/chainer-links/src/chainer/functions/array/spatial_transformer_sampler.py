@@ -101,8 +101,9 @@ def spatial_transformer_sampler(x, grid, **kwargs) -> Variable:
     # The top-left corner of the 2x2 pixels around each location, kept inside the padding.
     u0 = xp.minimum(xp.floor(u.array), w)
     v0 = xp.minimum(xp.floor(v.array), h)
-    wu0, wu1 = u - u0, (u0 + 1) - u
-    wv0, wv1 = v - v0, (v0 + 1) - v
+    # (Variables on the left: a ChainerX array does not defer to a Variable operand.)
+    wu0, wu1 = u - u0, as_variable(u0 + 1) - u
+    wv0, wv1 = v - v0, as_variable(v0 + 1) - v
     weights = stack((wv1 * wu1, wv1 * wu0, wv0 * wu1, wv0 * wu0), axis=1)  # (n, 4, q)
 
     padded_w = w + 2

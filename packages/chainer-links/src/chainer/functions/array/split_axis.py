@@ -99,6 +99,14 @@ class SplitAxis(FunctionNode):
             ys.append(y)
         return tuple(ys)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x = inputs[0]
+        axis = self.axis % x.ndim
+        points = self._points(x.shape[axis])
+        return tuple(chainerx.split(x, list(points[1:-1]), axis))
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         if len(grad_outputs) == 1:
             return (grad_outputs[0],)

@@ -47,6 +47,11 @@ class Stack(FunctionNode):
         xp = backend.get_array_module(*inputs)
         return (xp.stack(inputs, axis=self.axis),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.stack(inputs, self.axis),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return _separate.separate(grad_outputs[0], self.axis)
 

@@ -32,6 +32,18 @@ class Tile(FunctionNode):
         xp = backend.get_array_module(inputs[0])
         return (xp.tile(inputs[0], self.reps),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        # numpy.tile as a broadcast: (s1, s2, ...) -> (r1, s1, r2, s2, ...) -> (r1 * s1, ...).
+        x = inputs[0]
+        ndim = max(x.ndim, len(self.reps))
+        shape = (1,) * (ndim - x.ndim) + x.shape
+        reps = (1,) * (ndim - len(self.reps)) + self.reps
+        spread = chainerx.reshape(x, tuple(n for s in shape for n in (1, s)))
+        tiled = chainerx.broadcast_to(spread, tuple(n for pair in zip(reps, shape) for n in pair))
+        return (chainerx.reshape(tiled, tuple(r * s for r, s in zip(reps, shape))),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]
         in_shape = self.inputs[0].shape

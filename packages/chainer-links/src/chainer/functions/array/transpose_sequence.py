@@ -59,6 +59,22 @@ class TransposeSequence(FunctionNode):
         self._shapes = [y.shape for y in ys]
         return tuple(ys)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        # The inputs are sorted by decreasing length: step t takes the first ones longer than t.
+        first = inputs[0]
+        ys = []
+        for t in range(len(first)):
+            count = sum(1 for x in inputs if len(x) > t)
+            ys.append(chainerx.stack([x[t] for x in inputs[:count]]))
+        empty = (0, *first.shape[1:])
+        ys += [
+            chainerx.zeros(empty, first.dtype, first.device)
+            for _ in range(self.length - len(first))
+        ]
+        return tuple(ys)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         grads = list(grad_outputs)
         xp = None

@@ -46,6 +46,13 @@ class Where(FunctionNode):
         xp = backend.get_array_module(x, y)
         return (xp.where(self.condition, x, y),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x, y = inputs
+        condition = chainerx.asarray(self.condition, device=x.device)
+        return (chainerx.where(condition, x, y),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]
         xp = backend.get_array_module(gy)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.utils.type_check import InvalidType
 from chainer.variable import Variable
 
 _get_array_module = backend.get_array_module
+_INTEGERS = (int, numpy.integer)
 
 
 def check_scores_and_labels(in_data: tuple) -> None:
@@ -59,6 +62,20 @@ class Accuracy(FunctionNode):
         # Counts stay on the device (no host sync); the ratio is formed in float64 because a
         # float16 sum stops counting at 2048. With nothing to score the accuracy is 0.
         return (xp.asarray(match.sum() / xp.maximum(total, 1), dtype=y.dtype),)
+
+    def forward_chainerx(self, inputs: tuple):
+        import chainerx
+
+        y, t = inputs
+        ignore_label = self.ignore_label
+        if ignore_label is not None and not isinstance(ignore_label, _INTEGERS):
+            return Fallback
+        if t.size == 0:  # chainerx.accuracy gives NaN here; with nothing to score it is 0
+            return (chainerx.zeros((), y.dtype, y.device),)
+        if y.ndim > t.ndim + 1:  # ChainerX takes no trailing axes of length one
+            y = y.reshape(y.shape[: t.ndim + 1])
+        label = None if ignore_label is None else int(ignore_label)
+        return (chainerx.accuracy(y, t, label),)
 
 
 def accuracy(y, t, ignore_label=None) -> Variable:

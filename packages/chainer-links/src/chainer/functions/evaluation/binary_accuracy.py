@@ -30,6 +30,15 @@ class BinaryAccuracy(FunctionNode):
         total = xp.maximum((t != self.ignore_label).sum(), 1)
         return (xp.asarray(correct / total, dtype=y.dtype),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        y, t = inputs
+        correct = ((y >= 0) == t).sum()
+        total = chainerx.maximum((t != self.ignore_label).sum(), 1)
+        ratio = correct.astype("float64") / total.astype("float64")  # as NumPy's int / int
+        return (ratio.astype(y.dtype),)
+
 
 def binary_accuracy(y, t) -> Variable:
     """Fraction of labels ``t`` matched by the decisions ``y >= 0``.

@@ -45,6 +45,18 @@ class R2_score(FunctionNode):
             return (xp.asarray(score.mean(), dtype=pred.dtype),)
         return (xp.asarray(score),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        pred, true = inputs
+        ss_res = chainerx.square(pred - true).sum(axis=0)
+        ss_tot = chainerx.square(true - true.mean(axis=0)).sum(axis=0)
+        constant = ss_tot == 0
+        score = chainerx.where(constant, 0.0, 1 - ss_res / chainerx.where(constant, 1.0, ss_tot))
+        if self.multioutput == "uniform_average":
+            score = score.mean()
+        return (score,)
+
 
 def r2_score(pred, true, sample_weight=None, multioutput: str = "uniform_average") -> Variable:
     """Coefficient of determination ``1 - sum((pred - true)^2) / sum((true - mean)^2)``.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
@@ -18,6 +20,24 @@ def check_ratio(ratio: float, name: str = "ratio", allow_one: bool = False) -> N
     if not 0.0 <= ratio < 1.0:
         upper = "]" if allow_one else ")"
         raise ValueError(f"{name} must be in the range [0, 1{upper}, got {ratio!r}")
+
+
+def _random_mask(xp, shape: tuple, dtype, ratio: float):
+    """``0`` with probability ``ratio``, ``1 / (1 - ratio)`` otherwise, of ``dtype``."""
+    keep = xp.random.random_sample(shape) >= ratio
+    return (keep * dtype.type(1.0 / (1.0 - ratio))).astype(dtype, copy=False)
+
+
+def chainerx_constant(array, device, dtype=None):
+    """``array`` (NumPy or ChainerX) as a constant of a ChainerX graph: on ``device``, out of
+    any graph, cast to ``dtype`` if given."""
+    import chainerx
+
+    if isinstance(array, chainerx.ndarray):
+        array = array.as_grad_stopped()
+    if dtype is not None:
+        array = array.astype(dtype, copy=False)
+    return chainerx.asarray(array, device=device)
 
 
 class Dropout(FunctionNode):
@@ -65,9 +85,16 @@ class Dropout(FunctionNode):
     def _apply_mask(self, x, y, mask, draw: bool) -> None:
         xp = backend.get_array_module(x)
         if draw:
-            keep = xp.random.random_sample(x.shape) >= self.dropout_ratio
-            mask[...] = keep * x.dtype.type(1.0 / (1.0 - self.dropout_ratio))
+            mask[...] = _random_mask(xp, x.shape, x.dtype, self.dropout_ratio)
         xp.multiply(x, mask, out=y)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        x = inputs[0]
+        mask = self.mask
+        if mask is None:  # the draw of the NumPy forward, from NumPy's generator
+            mask = _random_mask(numpy, x.shape, x.dtype, self.dropout_ratio)
+        self.mask = chainerx_constant(mask, x.device, x.dtype)
+        return (x * self.mask,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return ScaleGrad(self.mask).apply(grad_outputs)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend
 from chainer._ops._util import force_array
 from chainer._ops.exponential import exp
 from chainer.function_node import FunctionNode
+from chainer.functions.noise.dropout import chainerx_constant
 from chainer.utils import argument, type_check
 from chainer.variable import Variable
 
@@ -43,6 +46,16 @@ class Gaussian(FunctionNode):
         noise = xp.exp(ln_var * ln_var.dtype.type(0.5))  # NumPy 1 promotes a 0-d x * 0.5
         noise *= self.eps
         return (force_array(mean + noise),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        mean, ln_var = inputs
+        eps = self.eps
+        if eps is None:  # the draw of the NumPy forward, from NumPy's generator
+            eps = numpy.random.standard_normal(ln_var.shape)
+        self.eps = chainerx_constant(eps, mean.device, mean.dtype)
+        return (mean + chainerx.exp(ln_var * 0.5) * self.eps,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         ln_var = self.get_retained_inputs()[0]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend
+from chainer.backends._chainerx import ChainerxDevice
 from chainer.functions.activation.softmax import softmax
 from chainer.variable import Variable, as_variable
 
@@ -35,8 +38,10 @@ def gumbel_softmax(log_pi, tau: float = 0.1, axis: int = 1) -> Variable:
     if not tau > 0:
         raise ValueError(f"tau (the temperature) must be positive, got {tau!r}")
     log_pi = as_variable(log_pi)
-    xp = backend.get_array_module(log_pi.array)
+    device = backend.get_device_from_array(log_pi.array)
     if log_pi.ndim == 0:
-        return Variable(xp.ones((), log_pi.dtype), requires_grad=False)
-    noise = xp.random.gumbel(size=log_pi.shape).astype(log_pi.dtype)
+        return Variable(device.send(numpy.ones((), log_pi.dtype)), requires_grad=False)
+    # ChainerX has no Gumbel sampler: there the noise comes from NumPy's (CuPy's) generator.
+    sampler = device.fallback_device if isinstance(device, ChainerxDevice) else device
+    noise = device.send(sampler.xp.random.gumbel(size=log_pi.shape).astype(log_pi.dtype))
     return softmax((log_pi + noise) * (1.0 / tau), axis=axis)

@@ -6,8 +6,8 @@ import numpy
 
 from chainer import backend
 from chainer._ops.array_ops import cast, reshape, sum_to
-from chainer.function_node import FunctionNode
-from chainer.functions.noise.dropout import check_ratio
+from chainer.function_node import Fallback, FunctionNode
+from chainer.functions.noise.dropout import chainerx_constant, check_ratio
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -76,6 +76,22 @@ class SimplifiedDropconnect(FunctionNode):
         if len(inputs) == 3:
             y += inputs[2]
         return (y,)
+
+    def forward_chainerx(self, inputs: tuple):
+        import chainerx
+
+        x, W = inputs[:2]
+        mask = self.mask
+        if x.dtype != W.dtype or (mask is not None and mask.dtype != numpy.bool_):
+            return Fallback  # NumPy computes these in a promoted dtype
+        x = x.reshape(len(x), -1)
+        if mask is None:  # the draw of the NumPy forward, from NumPy's generator
+            shape = (len(x),) + W.shape if self.use_batchwise_mask else W.shape
+            mask = numpy.random.random_sample(shape) >= self.ratio
+        self.mask = chainerx_constant(mask, x.device)
+        scaled = self.mask.astype(W.dtype) * W.dtype.type(self.scale)
+        y = chainerx.matmul(W * scaled, x[:, :, None])[:, :, 0]
+        return (y + inputs[2] if len(inputs) == 3 else y,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, W = self.get_retained_inputs()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer import backend
 from chainer._ops._util import force_array
 from chainer.configuration import config
@@ -24,6 +26,7 @@ class Zoneout(FunctionNode):
     def __init__(self, zoneout_ratio: float) -> None:
         check_ratio(zoneout_ratio, allow_one=True)
         self.zoneout_ratio = zoneout_ratio
+        self.flag_x = self.flag_h = None  # set by forward
 
     def check_type_forward(self, in_types) -> None:
         type_check.argname(in_types, ("h", "x"))
@@ -42,6 +45,17 @@ class Zoneout(FunctionNode):
         self.flag_x = take_x
         self.flag_h = ~take_x
         return (force_array(xp.where(take_x, x, h)),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        h, x = inputs
+        if self.flag_x is None:  # drawn once per node (a recomputation keeps the choice)
+            # The draw of the NumPy forward, from NumPy's generator; the flags live on the device.
+            take_x = numpy.asarray(numpy.random.rand(*x.shape)) >= self.zoneout_ratio
+            self.flag_x = chainerx.asarray(take_x, device=x.device)
+            self.flag_h = chainerx.logical_not(self.flag_x)
+        return (chainerx.where(self.flag_x, x, h),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         flags = (self.flag_h, self.flag_x)
