@@ -37,6 +37,8 @@ class _VectorJacobianProduct(FunctionNode):
     def forward_chainerx(self, arrays: tuple) -> tuple:
         import chainerx
 
+        # Inputs in a graph: this node is being recorded, so its outputs must be differentiable.
+        recorded = any(a.is_grad_required() for a in arrays)
         leaves = [a if a.is_grad_required() else _leaf(a) for a in arrays]
         xs, gys = tuple(leaves[: self._n_inputs]), leaves[self._n_inputs :]
         ys = self._forward(xs)
@@ -47,7 +49,7 @@ class _VectorJacobianProduct(FunctionNode):
             grads = chainerx.grad(
                 [y for y, _ in used],
                 targets,
-                enable_double_backprop=True,
+                enable_double_backprop=recorded,
                 grad_outputs=[gy for _, gy in used],
             )
         return tuple(
