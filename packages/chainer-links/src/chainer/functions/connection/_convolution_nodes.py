@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy
 
 from chainer._ops.array_ops import sum as _sum
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.connection import _conv_kernels
 from chainer.functions.connection._checks import (
     expect_bias,
@@ -48,6 +48,16 @@ def _expect_inputs(in_data: tuple, ndim: int, groups: int, transposed: bool) -> 
         expect_bias(in_data[2], x, n_out, out_text)
 
 
+def _chainerx_supports(args: ConvArgs, inputs: tuple) -> bool:
+    """Whether ChainerX's conv routines compute this exactly: no dilation, one group and one
+    dtype (they promote mixed dtypes; Chainer keeps x's)."""
+    return (
+        args.groups == 1
+        and all(d == 1 for d in args.dilate)
+        and all(a.dtype == inputs[0].dtype for a in inputs[1:])
+    )
+
+
 class ConvolutionND(FunctionNode):
     """Convolution over ``ndim`` spatial axes (im2col and one GEMM per group on the CPU).
 
@@ -81,6 +91,15 @@ class ConvolutionND(FunctionNode):
         a = self.args
         outs = a.conv_outs(x.shape[2:], W.shape[2:], self.cover_all)
         return (_conv_kernels.conv(x, W, b, a.stride, a.pad, a.dilate, a.groups, outs),)
+
+    def forward_chainerx(self, inputs: tuple):
+        if not _chainerx_supports(self.args, inputs):
+            return Fallback
+        import chainerx
+
+        x, W = inputs[0], inputs[1]
+        b = inputs[2] if len(inputs) == 3 else None
+        return (chainerx.conv(x, W, b, self.stride, self.pad, self.cover_all),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, W = self.get_retained_inputs()
@@ -188,6 +207,16 @@ class DeconvolutionND(FunctionNode):
         a = self.args
         dims = self._out_dims(x, W)
         return (_conv_kernels.conv_transpose(x, W, b, a.stride, a.pad, a.dilate, a.groups, dims),)
+
+    def forward_chainerx(self, inputs: tuple):
+        if not _chainerx_supports(self.args, inputs):
+            return Fallback
+        import chainerx
+
+        x, W = inputs[0], inputs[1]
+        b = inputs[2] if len(inputs) == 3 else None
+        outsize = self._out_dims(x, W)
+        return (chainerx.conv_transpose(x, W, b, self.stride, self.pad, outsize),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, W = self.get_retained_inputs()
