@@ -7,7 +7,7 @@ import warnings
 from chainer import backend
 from chainer._ops.array_ops import broadcast_to, cast, reshape
 from chainer._ops.array_ops import sum as _sum
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.normalization import _stats
 from chainer.utils import argument
 from chainer.variable import Variable
@@ -28,6 +28,7 @@ class BatchNormalization(FunctionNode):
         self.axis = axis
         self.mean = None
         self.inv_std = None
+        self._statistics_updated = False
 
     def check_type_forward(self, in_types) -> None:
         _stats.check_params(in_types, ("x", "gamma", "beta"), self.axis)
@@ -37,14 +38,7 @@ class BatchNormalization(FunctionNode):
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
         self.axes = axes = _stats.reduced_axes(x.ndim, gamma.ndim, self.axis)
-        if x.size <= gamma.size:
-            warnings.warn(
-                "A batch with no more than one sample has been given. F.batch_normalization "
-                "requires more than one sample in the training mode to compute the batch "
-                f"statistics (x.shape={x.shape}, reduced axes {axes}).",
-                UserWarning,
-                stacklevel=3,
-            )
+        _warn_if_one_sample(x, gamma, axes)
         expand = _stats.keepdims_shape(x.shape, axes)
         dtype = _stats.compute_dtype(x.dtype, gamma.dtype)
         mean = x.mean(axis=axes, dtype=dtype)
@@ -57,6 +51,30 @@ class BatchNormalization(FunctionNode):
         y += shift.reshape(expand)
         self._update_statistics(mean, var, x.size // max(gamma.size, 1))
         return (y.astype(x.dtype, copy=False),)
+
+    def forward_chainerx(self, inputs: tuple):
+        x, gamma, beta = inputs
+        running = (self.running_mean, self.running_var)
+        if any(a.dtype != x.dtype for a in (gamma, beta)) or any(
+            r is not None and (not isinstance(r, type(x)) or r.dtype != x.dtype) for r in running
+        ):
+            return Fallback  # chainerx.batch_norm takes one dtype and ChainerX statistics
+        import chainerx
+
+        axes = _stats.reduced_axes(x.ndim, gamma.ndim, self.axis)
+        _warn_if_one_sample(x, gamma, axes)
+        for name, r in zip(("running_mean", "running_var"), running):
+            if r is not None:
+                _check_statistic(name, r, gamma.shape)
+        if self._statistics_updated:
+            # A recomputation of this forward (for a backward): the statistics took this batch.
+            running = (None, None)
+        self._statistics_updated = True
+        mean, var = (
+            chainerx.zeros(gamma.shape, x.dtype, x.device) if r is None else r for r in running
+        )
+        y = chainerx.batch_norm(x, gamma, beta, mean, var, self.eps, self.decay, axes)
+        return (y,)
 
     def _update_statistics(self, mean, var, m: int) -> None:
         decay = self.decay
@@ -75,6 +93,17 @@ class BatchNormalization(FunctionNode):
         x, gamma = self.get_retained_inputs()
         grad = BatchNormalizationGrad(self.axes, self.mean, self.inv_std)
         return grad.apply((x, gamma, grad_outputs[0]))
+
+
+def _warn_if_one_sample(x, gamma, axes: tuple) -> None:
+    if x.size <= gamma.size:
+        warnings.warn(
+            "A batch with no more than one sample has been given. F.batch_normalization "
+            "requires more than one sample in the training mode to compute the batch "
+            f"statistics (x.shape={x.shape}, reduced axes {axes}).",
+            UserWarning,
+            stacklevel=4,
+        )
 
 
 def _check_statistic(name: str, array, shape: tuple) -> None:
@@ -196,6 +225,15 @@ class FixedBatchNormalization(FunctionNode):
         y = x * scale.reshape(expand)
         y += shift.reshape(expand)
         return (y.astype(x.dtype, copy=False),)
+
+    def forward_chainerx(self, inputs: tuple):
+        x = inputs[0]
+        if any(a.dtype != x.dtype for a in inputs[1:]):
+            return Fallback  # chainerx.fixed_batch_norm takes one dtype
+        import chainerx
+
+        axes = _stats.reduced_axes(x.ndim, inputs[1].ndim, self.axis)
+        return (chainerx.fixed_batch_norm(*inputs, self.eps, axes),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, gamma, mean, var = self.get_retained_inputs()
