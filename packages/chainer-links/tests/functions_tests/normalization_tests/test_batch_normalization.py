@@ -233,11 +233,31 @@ def test_chainerx_fixed_statistics_are_native(monkeypatch):
     numpy.testing.assert_allclose(to_numpy(y), 2.0 * (x - 0.5) / 2.0 + 1.0, rtol=1e-6)
 
 
-def test_chainerx_mixed_dtypes_fall_back():
-    x, gamma, beta = to_chainerx(
-        numpy.ones((2, 3), numpy.float16),
-        numpy.ones(3, numpy.float32),
-        numpy.zeros(3, numpy.float32),
-    )
-    assert BatchNormalization().forward_chainerx((x, gamma, beta)) is chainer.Fallback
-    assert F.batch_normalization(x, gamma, beta).dtype == numpy.float16
+@pytest.mark.parametrize("fixed", [False, True])
+def test_chainerx_mixed_dtypes_keep_each_dtype(monkeypatch, fixed):
+    x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float16)
+    params = [numpy.random.uniform(0.5, 1.5, 3).astype(numpy.float32) for _ in range(4)]
+    params[3] = params[3].astype(numpy.float64)  # a float64 variance
+    if fixed:
+        function, expected = F.fixed_batch_normalization, F.fixed_batch_normalization(x, *params)
+    else:
+        function, expected = F.batch_normalization, F.batch_normalization(x, *params[:2])
+        params = params[:2]
+    forbid_fallback(monkeypatch, BatchNormalization, FixedBatchNormalization)
+    x_var, *param_vars = (chainer.Variable(a) for a in to_chainerx(x, *params))
+    y = function(x_var, *param_vars)
+    assert y.dtype == numpy.float16
+    numpy.testing.assert_allclose(to_numpy(y), expected.array, rtol=1e-3, atol=1e-3)
+    y.grad = to_chainerx(numpy.ones(x.shape, numpy.float16))[0]
+    y.backward()
+    assert x_var.grad.dtype == numpy.float16
+    assert [p.grad.dtype for p in param_vars] == [p.dtype for p in param_vars]
+
+
+def test_chainerx_running_statistics_keep_their_dtype(monkeypatch):
+    forbid_fallback(monkeypatch, BatchNormalization)
+    x, gamma, beta = (numpy.random.uniform(0.5, 1.5, s) for s in ((4, 3), 3, 3))
+    mean, var = to_chainerx(numpy.zeros(3, numpy.float32), numpy.ones(3, numpy.float32))
+    F.batch_normalization(*to_chainerx(x, gamma, beta), running_mean=mean, running_var=var)
+    assert mean.dtype == var.dtype == numpy.float32
+    numpy.testing.assert_allclose(to_numpy(mean), 0.1 * x.mean(axis=0), rtol=1e-6)

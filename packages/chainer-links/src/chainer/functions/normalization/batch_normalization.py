@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import warnings
 
+import numpy
+
 from chainer import backend
 from chainer._ops.array_ops import broadcast_to, cast, reshape
 from chainer._ops.array_ops import sum as _sum
@@ -55,10 +57,8 @@ class BatchNormalization(FunctionNode):
     def forward_chainerx(self, inputs: tuple):
         x, gamma, beta = inputs
         running = (self.running_mean, self.running_var)
-        if any(a.dtype != x.dtype for a in (gamma, beta)) or any(
-            r is not None and (not isinstance(r, type(x)) or r.dtype != x.dtype) for r in running
-        ):
-            return Fallback  # chainerx.batch_norm takes one dtype and ChainerX statistics
+        if any(r is not None and not isinstance(r, type(x)) for r in running):
+            return Fallback  # statistics outside ChainerX are updated by the NumPy forward
         import chainerx
 
         axes = _stats.reduced_axes(x.ndim, gamma.ndim, self.axis)
@@ -66,15 +66,22 @@ class BatchNormalization(FunctionNode):
         for name, r in zip(("running_mean", "running_var"), running):
             if r is not None:
                 _check_statistic(name, r, gamma.shape)
+        # As the NumPy forward: statistics in the compute dtype, the output in x's dtype.
+        dtype = _stats.compute_dtype(x.dtype, gamma.dtype)
         if self._statistics_updated:
             # A recomputation of this forward (for a backward): the statistics took this batch.
             running = (None, None)
         self._statistics_updated = True
-        mean, var = (
-            chainerx.zeros(gamma.shape, x.dtype, x.device) if r is None else r for r in running
-        )
-        y = chainerx.batch_norm(x, gamma, beta, mean, var, self.eps, self.decay, axes)
-        return (y,)
+        stats = [
+            chainerx.zeros(gamma.shape, dtype, x.device) if r is None else r.astype(dtype)
+            for r in running
+        ]
+        x_c, gamma_c, beta_c = (a.astype(dtype, copy=False) for a in inputs)
+        y = chainerx.batch_norm(x_c, gamma_c, beta_c, *stats, self.eps, self.decay, axes)
+        for r, updated in zip(running, stats):
+            if r is not None:
+                r[...] = updated
+        return (y.astype(x.dtype, copy=False),)
 
     def _update_statistics(self, mean, var, m: int) -> None:
         decay = self.decay
@@ -226,14 +233,16 @@ class FixedBatchNormalization(FunctionNode):
         y += shift.reshape(expand)
         return (y.astype(x.dtype, copy=False),)
 
-    def forward_chainerx(self, inputs: tuple):
-        x = inputs[0]
-        if any(a.dtype != x.dtype for a in inputs[1:]):
-            return Fallback  # chainerx.fixed_batch_norm takes one dtype
+    def forward_chainerx(self, inputs: tuple) -> tuple:
         import chainerx
 
+        x = inputs[0]
         axes = _stats.reduced_axes(x.ndim, inputs[1].ndim, self.axis)
-        return (chainerx.fixed_batch_norm(*inputs, self.eps, axes),)
+        # As the NumPy forward: computed in the promoted dtype, the output in x's dtype.
+        dtype = numpy.result_type(*(a.dtype for a in inputs))
+        same = tuple(a.astype(dtype, copy=False) for a in inputs)
+        y = chainerx.fixed_batch_norm(*same, self.eps, axes)
+        return (y.astype(x.dtype, copy=False),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, gamma, mean, var = self.get_retained_inputs()
