@@ -134,25 +134,23 @@ def test_chainerx_renormalization_and_update_are_native(monkeypatch):
     x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32)
     p = numpy.ones(3, numpy.float32)
     mean, var = numpy.full(3, 0.2, numpy.float32), numpy.full(3, 0.5, numpy.float32)
+    options = {"decay": 0.8, "update_statistics": True}
+    x_np = chainer.Variable(x)
     expected = F.batch_renormalization(
-        x, p, p, 3, 1, running_mean=mean.copy(), running_var=var.copy(), decay=0.8
+        x_np, p, p, 3, 1, running_mean=mean.copy(), running_var=var.copy(), **options
     )
+    gy = numpy.random.uniform(-1, 1, x.shape).astype(numpy.float32)
+    expected.grad = gy
+    expected.backward()
     forbid_fallback(monkeypatch, BatchRenormalizationFunction)
     mean_cx, var_cx = to_chainerx(mean, var)
     x_var = chainer.Variable(to_chainerx(x)[0])
     y = F.batch_renormalization(
-        x_var,
-        *to_chainerx(p, p),
-        3,
-        1,
-        running_mean=mean_cx,
-        running_var=var_cx,
-        decay=0.8,
-        update_statistics=True,
+        x_var, *to_chainerx(p, p), 3, 1, running_mean=mean_cx, running_var=var_cx, **options
     )
     numpy.testing.assert_allclose(to_numpy(y), expected.array, rtol=1e-5, atol=1e-6)
-    y.grad = to_chainerx(numpy.ones(x.shape, numpy.float32))[0]
-    y.backward()  # the statistics take the batch once, whatever backward recomputes
-    assert x_var.grad.dtype == numpy.float32
+    y.grad = to_chainerx(gy)[0]
+    y.backward()  # r and d, and the statistics, take the batch once
+    numpy.testing.assert_allclose(to_numpy(x_var.grad), x_np.grad, rtol=1e-5, atol=1e-6)
     numpy.testing.assert_allclose(to_numpy(mean_cx), 0.16 + 0.2 * x.mean(axis=0), rtol=1e-5)
     numpy.testing.assert_allclose(to_numpy(var_cx), 0.4 + 0.2 * x.var(axis=0) * 4 / 3, rtol=1e-5)

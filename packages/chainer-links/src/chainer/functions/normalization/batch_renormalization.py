@@ -34,6 +34,7 @@ class BatchRenormalizationFunction(FunctionNode):
         self.dmax = dmax
         self.update_statistics = update_statistics
         self._statistics_updated = False
+        self._statistics_used = None  # ChainerX: the running statistics that r and d took
 
     def check_type_forward(self, in_types) -> None:
         _stats.check_params(in_types, ("x", "gamma", "beta"), None)
@@ -81,10 +82,13 @@ class BatchRenormalizationFunction(FunctionNode):
         # r and d are constants of the gradient (the method's definition): computed from the
         # statistics' values only.
         mean_value, var_value = mean.as_grad_stopped(), var.as_grad_stopped()
-        running_mean, running_var = (
-            chainerx.full(gamma.shape, fill, dtype, x.device) if r is None else r.astype(dtype)
-            for r, fill in zip(running, (0, 1))
-        )
+        if self._statistics_used is None:
+            # Copies: a recomputation of this forward (for a backward) sees them as they were.
+            self._statistics_used = tuple(
+                chainerx.full(gamma.shape, fill, dtype, x.device) if r is None else r.astype(dtype)
+                for r, fill in zip(running, (0, 1))
+            )
+        running_mean, running_var = self._statistics_used
         running_std = chainerx.sqrt(running_var + self.eps)
         r = chainerx.clip(
             chainerx.sqrt(var_value + self.eps) / running_std, 1 / self.rmax, self.rmax
@@ -95,9 +99,8 @@ class BatchRenormalizationFunction(FunctionNode):
         gamma_c, beta_c = (a.astype(dtype, copy=False).reshape(expand) for a in (gamma, beta))
         y = gamma_c * scaled + beta_c
         if self.update_statistics and not self._statistics_updated:
-            # (only once: a recomputation of this forward for a backward adds nothing)
             self._update(mean_value, var_value, x.size // max(gamma.size, 1))
-        self._statistics_updated = True
+        self._statistics_updated = True  # once: a recomputation adds nothing
         return (y.astype(x.dtype, copy=False),)
 
     def _update(self, mean, var, m: int) -> None:
