@@ -1,6 +1,6 @@
-"""The elementwise, Huber, sigmoid cross entropy and negative sampling losses compute ChainerX
-inputs natively, with the values and dtypes of the NumPy path (the ChainerX configurations of
-their own tests check gradients of both orders on ChainerX arrays)."""
+"""The elementwise, Huber, hinge, sigmoid cross entropy and negative sampling losses compute
+ChainerX inputs natively, with the values and dtypes of the NumPy path (the ChainerX
+configurations of their own tests check gradients of both orders on ChainerX arrays)."""
 
 import numpy
 import pytest
@@ -8,6 +8,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.functions.loss.absolute_error import AbsoluteError
+from chainer.functions.loss.hinge import Hinge
 from chainer.functions.loss.huber_loss import HuberLoss
 from chainer.functions.loss.mean_absolute_error import MeanAbsoluteError
 from chainer.functions.loss.mean_squared_error import MeanSquaredError
@@ -64,6 +65,16 @@ CASES = {
         SigmoidCrossEntropy,
         lambda x, t: F.sigmoid_cross_entropy(x, t, reduce="no"),
         lambda dtype: (_uniform((3, 4), dtype, -3, 3), _labels()),
+    ),
+    "hinge_l1": (
+        Hinge,
+        F.hinge,
+        lambda dtype: (_uniform((3, 4), dtype, -2, 2), numpy.array([0, 3, 1], numpy.int32)),
+    ),
+    "hinge_l2_no_reduce": (
+        Hinge,
+        lambda x, t: F.hinge(x, t, "L2", "no"),
+        lambda dtype: (_uniform((3, 4), dtype, -2, 2), numpy.array([0, 3, 1], numpy.int32)),
     ),
     "negative_sampling": (
         NegativeSampling,
