@@ -1,6 +1,7 @@
-"""The elementwise, Huber, hinge, sigmoid cross entropy and negative sampling losses compute
-ChainerX inputs natively, with the values and dtypes of the NumPy path (the ChainerX
-configurations of their own tests check gradients of both orders on ChainerX arrays)."""
+"""The elementwise, Huber, hinge, triplet, contrastive, sigmoid cross entropy and negative
+sampling losses compute ChainerX inputs natively, with the values and dtypes of the NumPy path
+(the ChainerX configurations of their own tests check gradients of both orders on ChainerX
+arrays)."""
 
 import numpy
 import pytest
@@ -8,6 +9,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer.functions.loss.absolute_error import AbsoluteError
+from chainer.functions.loss.contrastive import Contrastive
 from chainer.functions.loss.hinge import Hinge
 from chainer.functions.loss.huber_loss import HuberLoss
 from chainer.functions.loss.mean_absolute_error import MeanAbsoluteError
@@ -15,6 +17,7 @@ from chainer.functions.loss.mean_squared_error import MeanSquaredError
 from chainer.functions.loss.negative_sampling import NegativeSampling
 from chainer.functions.loss.sigmoid_cross_entropy import SigmoidCrossEntropy
 from chainer.functions.loss.squared_error import SquaredError
+from chainer.functions.loss.triplet import Triplet
 
 from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import FLOAT_DTYPES
@@ -75,6 +78,22 @@ CASES = {
         Hinge,
         lambda x, t: F.hinge(x, t, "L2", "no"),
         lambda dtype: (_uniform((3, 4), dtype, -2, 2), numpy.array([0, 3, 1], numpy.int32)),
+    ),
+    "triplet": (Triplet, F.triplet, lambda dtype: _pair(dtype) + (_uniform((3, 4), dtype),)),
+    "triplet_no_reduce": (
+        Triplet,
+        lambda a, p, n: F.triplet(a, p, n, margin=1.0, reduce="no"),
+        lambda dtype: _pair(dtype) + (_uniform((3, 4), dtype),),
+    ),
+    "contrastive": (
+        Contrastive,
+        lambda x0, x1, y: F.contrastive(x0, x1, y, margin=3.0),
+        lambda dtype: _pair(dtype) + (numpy.array([1, 0, 0], numpy.int32),),
+    ),
+    "contrastive_coincident_no_reduce": (
+        Contrastive,
+        lambda x0, x1, y: F.contrastive(x0, x1, y, reduce="no"),
+        lambda dtype: (numpy.zeros((2, 3), dtype),) * 2 + (numpy.array([1, 0], numpy.int32),),
     ),
     "negative_sampling": (
         NegativeSampling,
@@ -145,3 +164,14 @@ def test_negative_sampling_label_out_of_range_is_a_value_error():
     )
     with pytest.raises(ValueError, match=r"labels t must lie in \[0, 5\)"):
         F.negative_sampling(x, t, W, _sampler, 2)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_chainerx_contrastive_coincident_pair_has_finite_gradients(monkeypatch, dtype):
+    forbid_fallback(monkeypatch, Contrastive)
+    x0, x1 = (chainer.Variable(a) for a in to_chainerx(*(numpy.zeros((2, 3), dtype),) * 2))
+    (y,) = to_chainerx(numpy.array([1, 0], numpy.int32))
+    loss = F.contrastive(x0, x1, y)
+    gx0, gx1 = chainer.grad([loss], [x0, x1])
+    assert numpy.isfinite(to_numpy(gx0)).all() and numpy.isfinite(to_numpy(gx1)).all()
+    assert float(to_numpy(loss)) == pytest.approx(0.25)
