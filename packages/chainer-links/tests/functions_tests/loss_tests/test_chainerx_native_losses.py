@@ -1,7 +1,7 @@
-"""The elementwise, Huber, hinge, triplet, contrastive, sigmoid cross entropy and negative
-sampling losses compute ChainerX inputs natively, with the values and dtypes of the NumPy path
-(the ChainerX configurations of their own tests check gradients of both orders on ChainerX
-arrays)."""
+"""The losses with a ChainerX path (elementwise errors, Huber, hinge, triplet, contrastive,
+covariance penalties, sigmoid cross entropy, negative sampling) compute ChainerX inputs
+natively, with the values and dtypes of the NumPy path (the ChainerX configurations of their own
+tests check gradients of both orders on ChainerX arrays)."""
 
 import numpy
 import pytest
@@ -10,6 +10,8 @@ import chainer
 import chainer.functions as F
 from chainer.functions.loss.absolute_error import AbsoluteError
 from chainer.functions.loss.contrastive import Contrastive
+from chainer.functions.loss.cross_covariance import CrossCovariance
+from chainer.functions.loss.decov import DeCov
 from chainer.functions.loss.hinge import Hinge
 from chainer.functions.loss.huber_loss import HuberLoss
 from chainer.functions.loss.mean_absolute_error import MeanAbsoluteError
@@ -94,6 +96,22 @@ CASES = {
         Contrastive,
         lambda x0, x1, y: F.contrastive(x0, x1, y, reduce="no"),
         lambda dtype: (numpy.zeros((2, 3), dtype),) * 2 + (numpy.array([1, 0], numpy.int32),),
+    ),
+    "decov": (DeCov, F.decov, lambda dtype: (_uniform((5, 3), dtype),)),
+    "decov_no_reduce": (
+        DeCov,
+        lambda h: F.decov(h, reduce="no"),
+        lambda dtype: (_uniform((5, 3), dtype),),
+    ),
+    "cross_covariance": (
+        CrossCovariance,
+        F.cross_covariance,
+        lambda dtype: (_uniform((5, 3), dtype), _uniform((5, 2), dtype)),
+    ),
+    "cross_covariance_no_reduce": (
+        CrossCovariance,
+        lambda y, z: F.cross_covariance(y, z, reduce="no"),
+        lambda dtype: (_uniform((5, 3), dtype), _uniform((5, 2), dtype)),
     ),
     "negative_sampling": (
         NegativeSampling,
