@@ -193,11 +193,28 @@ def test_chainerx_convolutions_are_computed_natively(monkeypatch, dtype, nobias)
     numpy.testing.assert_allclose(to_numpy(z), expected, rtol=tol, atol=tol)
 
 
-@pytest.mark.parametrize("options", [{"dilate": 2}, {"groups": 2}])
-def test_chainerx_dilated_or_grouped_convolutions_fall_back(options):
-    x, W = to_chainerx(*_inputs((1, 2, 5, 5), (2, 2 // options.get("groups", 1), 2, 2)))
-    assert Convolution2DFunction(**options).forward_chainerx((x, W)) is chainer.Fallback
-    assert F.convolution_2d(x, W, **options).shape[:2] == (1, 2)
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize(
+    "options", [{"dilate": 2}, {"groups": 2}, {"dilate": (1, 3), "groups": 3, "cover_all": True}]
+)
+def test_chainerx_dilated_and_grouped_convolutions_are_native(monkeypatch, dtype, options):
+    forbid_fallback(monkeypatch, Convolution2DFunction, DeconvolutionND)
+    groups, dilate = options.get("groups", 1), options.get("dilate", 1)
+    x, W = uniform((2, 6, 7, 8), dtype), uniform((3 * groups, 6 // groups, 2, 3), dtype)
+    b = uniform((3 * groups,), dtype)
+    y = F.convolution_2d(*to_chainerx(x, W, b), stride=2, pad=1, **options)
+    assert y.dtype == dtype
+    tol = 5e-3 if dtype == numpy.float16 else 1e-6
+    dilate2 = dilate if isinstance(dilate, tuple) else (dilate, dilate)
+    cover_all = options.get("cover_all", False)
+    expected = conv_reference(x, W, b, (2, 2), (1, 1), dilate2, groups, cover_all)
+    numpy.testing.assert_allclose(to_numpy(y), expected, rtol=tol, atol=tol)
+    gy = uniform(y.shape, dtype)  # the adjoint: channels of y back to those of x
+    z = F.deconvolution_2d(
+        *to_chainerx(gy, W), stride=2, pad=1, outsize=(7, 8), dilate=dilate, groups=groups
+    )
+    expected = deconv_reference(gy, W, None, (2, 2), (1, 1), dilate2, groups, (7, 8))
+    numpy.testing.assert_allclose(to_numpy(z), expected, rtol=tol, atol=tol)
 
 
 def test_chainerx_mixed_dtypes_fall_back():
