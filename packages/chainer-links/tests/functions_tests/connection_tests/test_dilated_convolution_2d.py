@@ -32,7 +32,8 @@ class TestDilatedConvolution2D(testing.FunctionTestCase):
     def forward(self, inputs, device):
         options = {"stride": self.stride, "pad": self.pad, "cover_all": self.cover_all}
         y = F.dilated_convolution_2d(*inputs, dilate=self.dilate, **options)
-        assert isinstance(y.creator_node, DilatedConvolution2DFunction)
+        if device.xp is numpy:  # (ChainerX may keep the graph in its own C++ nodes)
+            assert isinstance(y.creator_node, DilatedConvolution2DFunction)
         return (y,)
 
     def forward_expected(self, inputs):
