@@ -127,7 +127,7 @@ class TestSoftmaxCrossEntropyOptions(testing.FunctionTestCase):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSoftmaxCrossEntropySoftTarget(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)
@@ -140,8 +140,9 @@ class TestSoftmaxCrossEntropySoftTarget(testing.FunctionTestCase):
         return (numpy.random.uniform(-2, 2, self.shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
+        target = device.send(self.target)
         loss = F.softmax_cross_entropy(
-            inputs[0], self.target, reduce=self.reduce, soft_target_loss=self.soft_target_loss
+            inputs[0], target, reduce=self.reduce, soft_target_loss=self.soft_target_loss
         )
         return (loss,)
 
@@ -292,8 +293,26 @@ def test_chainerx_label_out_of_range_is_a_value_error():
         F.softmax_cross_entropy(x, t)
 
 
-def test_chainerx_soft_targets_fall_back():
-    x, t = to_chainerx(
-        numpy.zeros((2, 3), numpy.float32), numpy.full((2, 3), 1 / 3, numpy.float32)
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("reduce", ["mean", "no"])
+@pytest.mark.parametrize("soft_target_loss", ["cross-entropy", "kl-divergence"])
+def test_chainerx_soft_targets_are_computed_natively(monkeypatch, dtype, reduce, soft_target_loss):
+    x = numpy.random.uniform(-2, 2, (2, 3, 2)).astype(dtype)
+    t = numpy.random.dirichlet(numpy.ones(3), (2, 2)).transpose(0, 2, 1).astype(dtype)
+    options = {"reduce": reduce, "soft_target_loss": soft_target_loss}
+    expected = F.softmax_cross_entropy(x, t, **options)
+    forbid_fallback(monkeypatch, SoftmaxCrossEntropy)
+    loss = F.softmax_cross_entropy(*to_chainerx(x, t), **options)
+    assert loss.dtype == dtype and loss.shape == expected.shape
+    tol = 5e-3 if dtype == numpy.float16 else 1e-6
+    numpy.testing.assert_allclose(to_numpy(loss), expected.array, rtol=tol, atol=tol)
+
+
+def test_chainerx_soft_targets_get_no_gradient():
+    x, t = (
+        chainer.Variable(a) for a in to_chainerx(numpy.zeros((2, 3)), numpy.full((2, 3), 1 / 3))
     )
-    assert SoftmaxCrossEntropy().forward_chainerx((x, t)) is chainer.Fallback
+    F.softmax_cross_entropy(x, t).backward()
+    # (without the stop it would be -log(1/3) everywhere)
+    assert t.grad is None or not to_numpy(t.grad).any()
+    numpy.testing.assert_allclose(to_numpy(x.grad), numpy.zeros((2, 3)), atol=1e-12)
