@@ -7,8 +7,11 @@ import pytest
 
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.pooling.upsampling_2d import Upsampling2D
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
@@ -31,7 +34,7 @@ _CASES = [
 
 
 @testing.parameterize(*testing.product({"case": _CASES, "dtype": FLOAT_DTYPES}))
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestUpsampling2D(testing.FunctionTestCase):
     def setUp(self):
         shape, self.ksize, self.stride, self.pad, self.cover_all, self.outsize = self.case
@@ -89,3 +92,18 @@ def test_upsampling_rejects_indexes_outside_the_window():
 def test_upsampling_rejects_non_integer_indexes(indexes):
     with pytest.raises(TypeError, match=r"indexes must be"):
         F.upsampling_2d(numpy.ones((1, 1, 2, 2), numpy.float32), indexes, 2)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("case", _CASES)
+@pytest.mark.parametrize("chainerx_indexes", [False, True])
+def test_chainerx_inputs_are_upsampled_natively(monkeypatch, dtype, case, chainerx_indexes):
+    shape, ksize, stride, pad, cover_all, outsize = case
+    indexes = numpy.random.randint(0, ksize[0] * ksize[1], shape)
+    x = numpy.random.uniform(-1, 1, shape).astype(dtype)
+    forbid_fallback(monkeypatch, Upsampling2D)
+    given = to_chainerx(indexes)[0] if chainerx_indexes else indexes
+    y = F.upsampling_2d(*to_chainerx(x), given, ksize, stride, pad, outsize, cover_all)
+    assert y.dtype == dtype
+    expected = _reference_upsampling(x, indexes, ksize, stride, pad, outsize)
+    numpy.testing.assert_allclose(to_numpy(y), expected, rtol=1e-3, atol=1e-3)
