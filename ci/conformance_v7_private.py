@@ -4,11 +4,15 @@ v7's ``chainerx_tests/op_utils.py`` (the harness of every routine test) and ``ar
 (which builds the strided input arrays) are test helpers, not tests, yet they use private
 names: ``chainer.testing._bundle._ParameterizedTestCaseBundle`` (to take apart what
 ``chainer.testing.parameterize`` returns) and ``chainerx.testing._fromnumpy`` (a strided copy
-on a device). Private names are not API, so our packages do not have them; this plugin supplies
-them in the test process only, over public behaviour, so that the tests using those helpers
-measure the routines they are about. Our own code and tests never load it.
+on a device). ``functions_tests/normalization_tests/test_batch_normalization.py`` makes the
+non-contiguous ChainerX inputs of its ``c_contiguous=False`` cases with
+``chainer.testing.array._as_noncontiguous_array``. Private names are not API, so our packages do
+not have them; this plugin supplies them in the test process only, over public behaviour, so
+that the tests using those helpers measure the routines they are about. Our own code and tests
+never load it.
 
-Use: ``PYTHONPATH=ci run.sh ... chainerx_tests -- -p conformance_v7_private``.
+Use: ``PYTHONPATH=ci run.sh ... chainerx_tests -- -p conformance_v7_private`` (likewise for the
+``use_chainerx_true`` cases of ``chainer_tests/functions_tests/normalization_tests``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from typing import Any
 
 import numpy
 
+import chainer.backend
 import chainer.testing._bundle
+import chainer.testing.array
 import chainerx
 import chainerx.testing
 
@@ -45,6 +51,25 @@ def _fromnumpy(
     return chainerx.array(copy, copy=False, device=device)
 
 
+def _as_noncontiguous_array(array: Any) -> Any:
+    """A non-contiguous copy of an array (every other element of a zeroed twice-as-large one);
+    ``None`` and arrays of at most one element are returned as they are, lists/tuples mapped."""
+    if isinstance(array, (list, tuple)):
+        return type(array)(_as_noncontiguous_array(a) for a in array)
+    if array is None or array.size <= 1:
+        return array
+    xp = chainer.backend.get_array_module(array)
+    every_other = (slice(None, None, 2),) * array.ndim
+    shape = tuple(2 * n for n in array.shape)
+    if xp is chainerx:
+        twice = chainerx.zeros(shape, array.dtype, array.device)
+    else:
+        twice = xp.zeros(shape, array.dtype)
+    twice[every_other] = array
+    return twice[every_other]
+
+
 chainer.testing._bundle.GeneratedTestClasses.cases = property(_cases)
 chainer.testing._bundle._ParameterizedTestCaseBundle = chainer.testing._bundle.GeneratedTestClasses
 chainerx.testing._fromnumpy = _fromnumpy
+chainer.testing.array._as_noncontiguous_array = _as_noncontiguous_array

@@ -13,7 +13,9 @@ from chainer.functions.connection.convolution_2d import (
 from chainer.functions.connection.deconvolution_nd import DeconvolutionND
 from chainer.utils import type_check
 
-from .conftest import FLOAT_DTYPES, conv_reference, loosen_for_float16, uniform
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
+from .conftest import FLOAT_DTYPES, conv_reference, deconv_reference, loosen_for_float16, uniform
 
 # Each case names its geometry; together they cover stride, pad, dilate, groups, cover_all,
 # batch size 1, a 1x1 kernel, odd sizes, and both CPU layouts (batch-last for small maps with
@@ -41,7 +43,7 @@ CASES = [
         [{"dtype": dtype} for dtype in FLOAT_DTYPES],
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestConvolution2D(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)
@@ -171,3 +173,51 @@ def test_node_has_the_per_axis_attributes_of_chainer():
     node = Convolution2DFunction(stride=(2, 3), pad=1, cover_all=True, dilate=(1, 2), groups=2)
     assert (node.sy, node.sx, node.ph, node.pw, node.dy, node.dx) == (2, 3, 1, 1, 1, 2)
     assert node.groups == 2 and node.cover_all
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("nobias", [False, True])
+def test_chainerx_convolutions_are_computed_natively(monkeypatch, dtype, nobias):
+    forbid_fallback(monkeypatch, Convolution2DFunction, DeconvolutionND)
+    x, W = uniform((2, 3, 5, 4), dtype), uniform((2, 3, 3, 2), dtype)
+    b = None if nobias else uniform((2,), dtype)
+    y = F.convolution_2d(*to_chainerx(x, W, b), stride=(2, 1), pad=1, cover_all=True)
+    assert y.dtype == dtype
+    tol = 5e-3 if dtype == numpy.float16 else 1e-6
+    expected = conv_reference(x, W, b, (2, 1), (1, 1), cover_all=True)
+    numpy.testing.assert_allclose(to_numpy(y), expected, rtol=tol, atol=tol)
+    gy = uniform(y.shape, dtype)  # W (out=2, in=3) maps gy's 2 channels back to 3
+    z = F.deconvolution_2d(*to_chainerx(gy, W), stride=(2, 1), pad=1, outsize=(5, 4))
+    assert z.dtype == dtype
+    expected = deconv_reference(gy, W, None, (2, 1), (1, 1), outsize=(5, 4))
+    numpy.testing.assert_allclose(to_numpy(z), expected, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize(
+    "options", [{"dilate": 2}, {"groups": 2}, {"dilate": (1, 3), "groups": 3, "cover_all": True}]
+)
+def test_chainerx_dilated_and_grouped_convolutions_are_native(monkeypatch, dtype, options):
+    forbid_fallback(monkeypatch, Convolution2DFunction, DeconvolutionND)
+    groups, dilate = options.get("groups", 1), options.get("dilate", 1)
+    x, W = uniform((2, 6, 7, 8), dtype), uniform((3 * groups, 6 // groups, 2, 3), dtype)
+    b = uniform((3 * groups,), dtype)
+    y = F.convolution_2d(*to_chainerx(x, W, b), stride=2, pad=1, **options)
+    assert y.dtype == dtype
+    tol = 5e-3 if dtype == numpy.float16 else 1e-6
+    dilate2 = dilate if isinstance(dilate, tuple) else (dilate, dilate)
+    cover_all = options.get("cover_all", False)
+    expected = conv_reference(x, W, b, (2, 2), (1, 1), dilate2, groups, cover_all)
+    numpy.testing.assert_allclose(to_numpy(y), expected, rtol=tol, atol=tol)
+    gy = uniform(y.shape, dtype)  # the adjoint: channels of y back to those of x
+    z = F.deconvolution_2d(
+        *to_chainerx(gy, W), stride=2, pad=1, outsize=(7, 8), dilate=dilate, groups=groups
+    )
+    expected = deconv_reference(gy, W, None, (2, 2), (1, 1), dilate2, groups, (7, 8))
+    numpy.testing.assert_allclose(to_numpy(z), expected, rtol=tol, atol=tol)
+
+
+def test_chainerx_mixed_dtypes_fall_back():
+    x, W = to_chainerx(numpy.ones((1, 2, 3, 3), numpy.float16), numpy.ones((2, 2, 2, 2)))
+    assert Convolution2DFunction().forward_chainerx((x, W)) is chainer.Fallback
+    assert F.convolution_2d(x, W).dtype == numpy.float16

@@ -7,6 +7,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, conv_reference, loosen_for_float16, uniform
 
 CASES = [
@@ -25,7 +26,7 @@ CASES = [
         [{"wrapper": "nd"}, {"wrapper": "fixed"}],
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestConvolutionND(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

@@ -10,6 +10,7 @@ from chainer.functions.connection.convolution_nd import ConvolutionND, Convoluti
 from chainer.functions.connection.deconvolution_2d import Deconvolution2DFunction
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, deconv_reference, loosen_for_float16, uniform
 
 CASES = [
@@ -30,7 +31,7 @@ CASES = [
         [{"dtype": dtype} for dtype in FLOAT_DTYPES],
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestDeconvolution2D(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

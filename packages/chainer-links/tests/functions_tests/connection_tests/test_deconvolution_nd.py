@@ -6,6 +6,7 @@ import pytest
 import chainer.functions as F
 from chainer import testing
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, deconv_reference, loosen_for_float16, uniform
 
 CASES = [
@@ -23,7 +24,7 @@ CASES = [
         [{"wrapper": "nd"}, {"wrapper": "fixed"}],
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestDeconvolutionND(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

@@ -7,6 +7,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, conv_reference, loosen_for_float16, uniform
 
 
@@ -19,7 +20,7 @@ from .conftest import FLOAT_DTYPES, conv_reference, loosen_for_float16, uniform
         [{"dtype": dtype} for dtype in FLOAT_DTYPES],
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestDepthwiseConvolution2D(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

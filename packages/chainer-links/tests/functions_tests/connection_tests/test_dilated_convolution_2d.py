@@ -7,6 +7,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.functions.connection.dilated_convolution_2d import DilatedConvolution2DFunction
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, conv_reference, loosen_for_float16, uniform
 
 
@@ -19,7 +20,7 @@ from .conftest import FLOAT_DTYPES, conv_reference, loosen_for_float16, uniform
         [{"dtype": dtype} for dtype in FLOAT_DTYPES],
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestDilatedConvolution2D(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)
@@ -31,7 +32,8 @@ class TestDilatedConvolution2D(testing.FunctionTestCase):
     def forward(self, inputs, device):
         options = {"stride": self.stride, "pad": self.pad, "cover_all": self.cover_all}
         y = F.dilated_convolution_2d(*inputs, dilate=self.dilate, **options)
-        assert isinstance(y.creator_node, DilatedConvolution2DFunction)
+        if device.xp is numpy:  # (ChainerX may keep the graph in its own C++ nodes)
+            assert isinstance(y.creator_node, DilatedConvolution2DFunction)
         return (y,)
 
     def forward_expected(self, inputs):

@@ -6,9 +6,11 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
-from chainer.functions.connection.embed_id import EmbedIDGrad
+from chainer.functions.connection.embed_id import EmbedIDFunction, EmbedIDGrad
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform
 
 
@@ -21,7 +23,7 @@ from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestEmbedID(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)
@@ -67,3 +69,22 @@ def test_float_ids_are_an_invalid_type():
 def test_weight_must_be_a_matrix():
     with pytest.raises(type_check.InvalidType, match=r"W\.ndim == 2"):
         F.embed_id(numpy.array([0], numpy.int32), numpy.ones((3, 2, 1), numpy.float32))
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("ignore_label", [None, 2])
+def test_chainerx_ids_are_looked_up_natively(monkeypatch, dtype, ignore_label):
+    forbid_fallback(monkeypatch, EmbedIDFunction)
+    x = numpy.array([[2, 0], [1, 2]], numpy.int32)
+    W = uniform((3, 2), dtype)
+    y = F.embed_id(*to_chainerx(x, W), ignore_label=ignore_label)
+    expected = W[x] * (x != ignore_label)[..., None]
+    assert y.dtype == dtype
+    numpy.testing.assert_array_equal(to_numpy(y), expected)
+
+
+@pytest.mark.parametrize("ids", [[3], [-2]])
+def test_chainerx_out_of_range_id_is_a_value_error(ids):
+    x, W = to_chainerx(numpy.array(ids, numpy.int32), numpy.ones((3, 2), numpy.float32))
+    with pytest.raises(ValueError, match=rf"0 <= x < len\(W\) = 3 .*got {ids[0]}"):
+        F.embed_id(x, W, ignore_label=-1)

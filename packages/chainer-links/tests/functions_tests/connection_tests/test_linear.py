@@ -9,6 +9,8 @@ from chainer import testing
 from chainer.functions.connection.linear import LinearFunction, LinearGradData, LinearGradWeight
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import FLOAT_DTYPES, loosen_for_float16, uniform
 
 CASES = [
@@ -22,7 +24,7 @@ CASES = [
 
 
 @testing.parameterize(*testing.product_dict(CASES, [{"dtype": dtype} for dtype in FLOAT_DTYPES]))
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestLinear(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)
@@ -93,3 +95,22 @@ def test_bias_shape_and_dtype_are_checked():
         F.linear(x, W, numpy.ones(3, numpy.float32))
     with pytest.raises(type_check.InvalidType, match=r"b\.dtype == x\.dtype"):
         F.linear(x, W, numpy.ones(4, numpy.float64))
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("nobias", [False, True])
+def test_chainerx_inputs_are_computed_natively(monkeypatch, dtype, nobias):
+    forbid_fallback(monkeypatch, LinearFunction)
+    x, W, b = uniform((3, 4), dtype), uniform((2, 4), dtype), uniform((2,), dtype)
+    y = F.linear(*to_chainerx(x, W, None if nobias else b))
+    expected = x.astype(numpy.float64) @ W.astype(numpy.float64).T + (0 if nobias else b)
+    assert y.dtype == dtype
+    tol = 5e-3 if dtype == numpy.float16 else 1e-6
+    numpy.testing.assert_allclose(to_numpy(y), expected, rtol=tol, atol=tol)
+
+
+def test_chainerx_mixed_dtypes_fall_back_to_keep_the_input_dtype():
+    x, W = to_chainerx(uniform((3, 4), numpy.float16), uniform((2, 4), numpy.float32))
+    assert LinearFunction().forward_chainerx((x, W)) is chainer.Fallback
+    y = F.linear(x, W)
+    assert y.dtype == numpy.float16

@@ -7,6 +7,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 N, UNITS, VOCAB, SAMPLES = 4, 3, 6, 2
@@ -29,7 +30,7 @@ def _softplus(z):
 
 @testing.parameterize(*testing.product({"dtype": FLOAT_DTYPES, "reduce": ["sum", "no"]}))
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestNegativeSampling(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

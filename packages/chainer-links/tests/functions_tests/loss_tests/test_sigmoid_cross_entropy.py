@@ -8,6 +8,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
@@ -32,7 +33,7 @@ def _reference(x, t, normalize, reduce):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSigmoidCrossEntropy(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

@@ -6,8 +6,11 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.loss.softmax_cross_entropy import SoftmaxCrossEntropy
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import FLOAT_DTYPES, log_softmax, loosen_for_float16
 
 
@@ -48,7 +51,7 @@ def _labels(shape, n_class, ignore_label, with_ignored):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSoftmaxCrossEntropy(testing.FunctionTestCase):
     normalize = True
     cache_score = True
@@ -87,7 +90,7 @@ class TestSoftmaxCrossEntropy(testing.FunctionTestCase):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSoftmaxCrossEntropyOptions(testing.FunctionTestCase):
     dtype = numpy.float64
 
@@ -124,7 +127,7 @@ class TestSoftmaxCrossEntropyOptions(testing.FunctionTestCase):
     )
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSoftmaxCrossEntropySoftTarget(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)
@@ -137,8 +140,9 @@ class TestSoftmaxCrossEntropySoftTarget(testing.FunctionTestCase):
         return (numpy.random.uniform(-2, 2, self.shape).astype(self.dtype),)
 
     def forward(self, inputs, device):
+        target = device.send(self.target)
         loss = F.softmax_cross_entropy(
-            inputs[0], self.target, reduce=self.reduce, soft_target_loss=self.soft_target_loss
+            inputs[0], target, reduce=self.reduce, soft_target_loss=self.soft_target_loss
         )
         return (loss,)
 
@@ -264,3 +268,51 @@ def test_node_exposes_the_cached_softmax_in_the_scores_layout(cache_score):
         return
     e = numpy.exp(x.array - x.array.max(axis=1, keepdims=True))
     numpy.testing.assert_allclose(loss.creator.y, e / e.sum(axis=1, keepdims=True), rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("reduce", ["mean", "no"])
+@pytest.mark.parametrize("shape", [(5, 3), (2, 3, 2)])
+def test_chainerx_labels_are_computed_natively(monkeypatch, dtype, reduce, shape):
+    forbid_fallback(monkeypatch, SoftmaxCrossEntropy)
+    x = numpy.random.uniform(-2, 2, shape).astype(dtype)
+    t = _labels((shape[0],) + shape[2:], shape[1], 2, True)
+    weight = numpy.random.uniform(0.5, 2, shape[1]).astype(dtype)
+    loss = F.softmax_cross_entropy(
+        *to_chainerx(x, t), class_weight=weight, ignore_label=2, reduce=reduce
+    )
+    assert loss.dtype == dtype
+    expected = _reference(x, t, weight, 2, reduce)
+    tol = 5e-3 if dtype == numpy.float16 else 1e-6
+    numpy.testing.assert_allclose(to_numpy(loss), expected, rtol=tol, atol=tol)
+
+
+def test_chainerx_label_out_of_range_is_a_value_error():
+    x, t = to_chainerx(numpy.zeros((2, 3), numpy.float32), numpy.array([0, 3], numpy.int32))
+    with pytest.raises(ValueError, match=r"labels t must lie in \[0, 3\)"):
+        F.softmax_cross_entropy(x, t)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("reduce", ["mean", "no"])
+@pytest.mark.parametrize("soft_target_loss", ["cross-entropy", "kl-divergence"])
+def test_chainerx_soft_targets_are_computed_natively(monkeypatch, dtype, reduce, soft_target_loss):
+    x = numpy.random.uniform(-2, 2, (2, 3, 2)).astype(dtype)
+    t = numpy.random.dirichlet(numpy.ones(3), (2, 2)).transpose(0, 2, 1).astype(dtype)
+    options = {"reduce": reduce, "soft_target_loss": soft_target_loss}
+    expected = F.softmax_cross_entropy(x, t, **options)
+    forbid_fallback(monkeypatch, SoftmaxCrossEntropy)
+    loss = F.softmax_cross_entropy(*to_chainerx(x, t), **options)
+    assert loss.dtype == dtype and loss.shape == expected.shape
+    tol = 5e-3 if dtype == numpy.float16 else 1e-6
+    numpy.testing.assert_allclose(to_numpy(loss), expected.array, rtol=tol, atol=tol)
+
+
+def test_chainerx_soft_targets_get_no_gradient():
+    x, t = (
+        chainer.Variable(a) for a in to_chainerx(numpy.zeros((2, 3)), numpy.full((2, 3), 1 / 3))
+    )
+    F.softmax_cross_entropy(x, t).backward()
+    # (without the stop it would be -log(1/3) everywhere)
+    assert t.grad is None or not to_numpy(t.grad).any()
+    numpy.testing.assert_allclose(to_numpy(x.grad), numpy.zeros((2, 3)), atol=1e-12)

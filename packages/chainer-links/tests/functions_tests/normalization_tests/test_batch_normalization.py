@@ -7,8 +7,14 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.normalization.batch_normalization import (
+    BatchNormalization,
+    FixedBatchNormalization,
+)
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import FLOAT_DTYPES, loosen_for_float16, normalize_reference
 
 _CASES = [
@@ -29,7 +35,7 @@ def _param_shape(x_shape, axes):
 @testing.parameterize(
     *testing.product({"case": _CASES, "eps": [2e-5, 0.5], "dtype": FLOAT_DTYPES})
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestBatchNormalization(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.param_shape, self.axis, self.axes = self.case
@@ -54,7 +60,7 @@ class TestBatchNormalization(testing.FunctionTestCase):
 
 
 @testing.parameterize(*testing.product({"case": _CASES[:2] + _CASES[4:], "dtype": FLOAT_DTYPES}))
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestFixedBatchNormalization(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.param_shape, self.axis, self.axes = self.case
@@ -187,3 +193,71 @@ def test_batch_statistics_of_one_sample_warn(x_shape, gamma_shape, axis):
     gamma, beta = numpy.ones(gamma_shape, numpy.float32), numpy.zeros(gamma_shape, numpy.float32)
     with pytest.warns(UserWarning, match=r"no more than one sample"):
         F.batch_normalization(x, gamma, beta, axis=axis)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_chainerx_batch_statistics_and_running_update_are_native(monkeypatch, dtype):
+    forbid_fallback(monkeypatch, BatchNormalization)
+    x = numpy.random.uniform(-1, 1, (4, 3, 2)).astype(dtype)
+    gamma = numpy.random.uniform(0.5, 1.5, 3).astype(dtype)
+    beta = numpy.random.uniform(-1, 1, 3).astype(dtype)
+    mean, var = numpy.full(3, 0.5, dtype), numpy.full(3, 2.0, dtype)
+    x_cx, gamma_cx, beta_cx, mean_cx, var_cx = to_chainerx(x, gamma, beta, mean, var)
+    x_var = chainer.Variable(x_cx)
+    y = F.batch_normalization(
+        x_var, gamma_cx, beta_cx, running_mean=mean_cx, running_var=var_cx, decay=0.7
+    )
+    y.grad = to_chainerx(numpy.ones(x.shape, dtype))[0]
+    y.backward()  # the statistics take the batch once, whatever backward recomputes
+    assert y.dtype == dtype and x_var.grad.dtype == dtype
+    tol = 5e-3 if dtype == numpy.float16 else 1e-5
+    x64 = x.astype(numpy.float64)
+    numpy.testing.assert_allclose(
+        to_numpy(y),
+        normalize_reference(x, (0, 2), 2e-5) * gamma[:, None] + beta[:, None],
+        rtol=tol,
+        atol=tol,
+    )
+    batch_var = x64.var(axis=(0, 2)) * 8 / 7
+    numpy.testing.assert_allclose(
+        to_numpy(mean_cx), 0.35 + 0.3 * x64.mean(axis=(0, 2)), rtol=tol, atol=tol
+    )
+    numpy.testing.assert_allclose(to_numpy(var_cx), 1.4 + 0.3 * batch_var, rtol=tol, atol=tol)
+
+
+def test_chainerx_fixed_statistics_are_native(monkeypatch):
+    forbid_fallback(monkeypatch, FixedBatchNormalization)
+    x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32)
+    gamma, beta, mean, var = (numpy.full(3, v, numpy.float32) for v in (2.0, 1.0, 0.5, 4.0))
+    y = F.fixed_batch_normalization(*to_chainerx(x, gamma, beta, mean, var), eps=0.0)
+    numpy.testing.assert_allclose(to_numpy(y), 2.0 * (x - 0.5) / 2.0 + 1.0, rtol=1e-6)
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_chainerx_mixed_dtypes_keep_each_dtype(monkeypatch, fixed):
+    x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float16)
+    params = [numpy.random.uniform(0.5, 1.5, 3).astype(numpy.float32) for _ in range(4)]
+    params[3] = params[3].astype(numpy.float64)  # a float64 variance
+    if fixed:
+        function, expected = F.fixed_batch_normalization, F.fixed_batch_normalization(x, *params)
+    else:
+        function, expected = F.batch_normalization, F.batch_normalization(x, *params[:2])
+        params = params[:2]
+    forbid_fallback(monkeypatch, BatchNormalization, FixedBatchNormalization)
+    x_var, *param_vars = (chainer.Variable(a) for a in to_chainerx(x, *params))
+    y = function(x_var, *param_vars)
+    assert y.dtype == numpy.float16
+    numpy.testing.assert_allclose(to_numpy(y), expected.array, rtol=1e-3, atol=1e-3)
+    y.grad = to_chainerx(numpy.ones(x.shape, numpy.float16))[0]
+    y.backward()
+    assert x_var.grad.dtype == numpy.float16
+    assert [p.grad.dtype for p in param_vars] == [p.dtype for p in param_vars]
+
+
+def test_chainerx_running_statistics_keep_their_dtype(monkeypatch):
+    forbid_fallback(monkeypatch, BatchNormalization)
+    x, gamma, beta = (numpy.random.uniform(0.5, 1.5, s) for s in ((4, 3), 3, 3))
+    mean, var = to_chainerx(numpy.zeros(3, numpy.float32), numpy.ones(3, numpy.float32))
+    F.batch_normalization(*to_chainerx(x, gamma, beta), running_mean=mean, running_var=var)
+    assert mean.dtype == var.dtype == numpy.float32
+    numpy.testing.assert_allclose(to_numpy(mean), 0.1 * x.mean(axis=0), rtol=1e-6)

@@ -4,10 +4,14 @@ corrections, statistics updates, gradients and errors."""
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.normalization.batch_renormalization import BatchRenormalizationFunction
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import FLOAT_DTYPES, loosen_for_float16, normalize_reference
 
 
@@ -27,7 +31,8 @@ def _reference(x, gamma, beta, rmax, dmax, eps, running_mean, running_var, axes,
         {"shape": [(5, 3), (2, 3, 2, 2)], "clipped": [True, False], "dtype": FLOAT_DTYPES}
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.fix_random()
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestBatchRenormalization(testing.FunctionTestCase):
     def setUp(self):
         self.axes = (0,) + tuple(range(2, len(self.shape)))
@@ -45,6 +50,11 @@ class TestBatchRenormalization(testing.FunctionTestCase):
 
     def generate_inputs(self):
         x = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
+        if self.clipped:
+            # A 1 and a -1 in every channel: its batch deviation is then over 0.4, so r stays
+            # clipped at rmax (a finite difference could otherwise move r).
+            rest = (0,) * (len(self.shape) - 2)
+            x[(0, slice(None), *rest)], x[(1, slice(None), *rest)] = 1, -1
         gamma = numpy.random.uniform(0.5, 1.5, 3).astype(self.dtype)
         beta = numpy.random.uniform(-1, 1, 3).astype(self.dtype)
         return x, gamma, beta
@@ -58,8 +68,8 @@ class TestBatchRenormalization(testing.FunctionTestCase):
             2.0,
             0.5,
             eps=1e-3,
-            running_mean=self.running_mean.astype(self.dtype),
-            running_var=self.running_var.astype(self.dtype),
+            running_mean=device.send(self.running_mean.astype(self.dtype)),
+            running_var=device.send(self.running_var.astype(self.dtype)),
         )
         return (y,)
 
@@ -124,3 +134,29 @@ def test_fixed_batch_renormalization_is_deprecated_fixed_batch_normalization():
         y = F.fixed_batch_renormalization(x, gamma, beta, mean, var, eps=1e-3)
     expected = gamma * (x - mean) / numpy.sqrt(var + 1e-3) + beta
     numpy.testing.assert_allclose(y.array, expected, rtol=1e-5)
+
+
+def test_chainerx_renormalization_and_update_are_native(monkeypatch):
+    x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32)
+    p = numpy.ones(3, numpy.float32)
+    mean, var = numpy.full(3, 0.2, numpy.float32), numpy.full(3, 0.5, numpy.float32)
+    options = {"decay": 0.8, "update_statistics": True}
+    x_np = chainer.Variable(x)
+    expected = F.batch_renormalization(
+        x_np, p, p, 3, 1, running_mean=mean.copy(), running_var=var.copy(), **options
+    )
+    gy = numpy.random.uniform(-1, 1, x.shape).astype(numpy.float32)
+    expected.grad = gy
+    expected.backward()
+    forbid_fallback(monkeypatch, BatchRenormalizationFunction)
+    mean_cx, var_cx = to_chainerx(mean, var)
+    x_var = chainer.Variable(to_chainerx(x)[0])
+    y = F.batch_renormalization(
+        x_var, *to_chainerx(p, p), 3, 1, running_mean=mean_cx, running_var=var_cx, **options
+    )
+    numpy.testing.assert_allclose(to_numpy(y), expected.array, rtol=1e-5, atol=1e-6)
+    y.grad = to_chainerx(gy)[0]
+    y.backward()  # r and d, and the statistics, take the batch once
+    numpy.testing.assert_allclose(to_numpy(x_var.grad), x_np.grad, rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(to_numpy(mean_cx), 0.16 + 0.2 * x.mean(axis=0), rtol=1e-5)
+    numpy.testing.assert_allclose(to_numpy(var_cx), 0.4 + 0.2 * x.var(axis=0) * 4 / 3, rtol=1e-5)

@@ -8,6 +8,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
@@ -20,7 +21,7 @@ from .conftest import FLOAT_DTYPES, loosen_for_float16
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestNormalize(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis = self.shape_axis

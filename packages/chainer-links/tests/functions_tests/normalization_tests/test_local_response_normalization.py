@@ -7,6 +7,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
@@ -30,7 +31,7 @@ def _reference(x, n, k, alpha, beta):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestLocalResponseNormalization(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

@@ -6,7 +6,10 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.pooling.average_pooling_nd import AveragePoolingND
 
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import FLOAT_DTYPES, loosen_for_float16, reference_pooling
 
 
@@ -31,7 +34,7 @@ _CASES = [
 @testing.parameterize(
     *testing.product({"case": _CASES, "pad_value": [0, None], "dtype": FLOAT_DTYPES})
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestAveragePoolingND(testing.FunctionTestCase):
     def setUp(self):
         self.shape, ksize, stride, pad = self.case
@@ -63,7 +66,7 @@ class TestAveragePoolingND(testing.FunctionTestCase):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestAveragePooling2D(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)
@@ -122,3 +125,21 @@ def test_average_pooling_fixed_ndim_rejects_other_shapes(func, shape, ndim):
 def test_average_pooling_rejects_kernel_larger_than_padded_input():
     with pytest.raises(ValueError, match=r"too small for ksize \(4,\) with pad \(1,\)"):
         F.average_pooling_1d(numpy.zeros((1, 1, 1), numpy.float32), 4, pad=1)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("pad_value", [0, None])
+def test_chainerx_inputs_are_pooled_natively(monkeypatch, dtype, pad_value):
+    forbid_fallback(monkeypatch, AveragePoolingND)
+    x = numpy.random.uniform(-1, 1, (2, 3, 5, 4)).astype(dtype)
+    y = F.average_pooling_nd(*to_chainerx(x), 3, 2, 1, pad_value=pad_value)
+    assert y.dtype == dtype
+    reduce = _mean_with_padding if pad_value == 0 else _mean_without_padding
+    expected = reference_pooling(x, (3, 3), (2, 2), (1, 1), False, reduce)
+    tol = 1e-3 if dtype == numpy.float16 else 1e-6
+    numpy.testing.assert_allclose(to_numpy(y), expected, rtol=tol, atol=tol)
+
+
+def test_chainerx_cover_all_falls_back():
+    (x,) = to_chainerx(numpy.ones((1, 1, 5, 5), numpy.float32))
+    assert AveragePoolingND(2, 2, cover_all=True).forward_chainerx((x,)) is chainer.Fallback

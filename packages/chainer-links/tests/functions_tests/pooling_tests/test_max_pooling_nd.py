@@ -6,8 +6,11 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.pooling.max_pooling_nd import MaxPoolingND
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import (
     FLOAT_DTYPES,
     distinct_values,
@@ -34,7 +37,7 @@ _CASES_2D = [
 @testing.parameterize(
     *testing.product({"case": _CASES_2D, "cover_all": [True, False], "dtype": FLOAT_DTYPES})
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestMaxPooling2D(testing.FunctionTestCase):
     def setUp(self):
         self.shape, ksize, stride, pad = self.case
@@ -61,7 +64,7 @@ class TestMaxPooling2D(testing.FunctionTestCase):
     {"shape": (2, 3, 7), "ksize": 3, "stride": 2, "pad": 1, "cover_all": True},
     {"shape": (1, 2, 4), "ksize": 2, "stride": 1, "pad": 0, "cover_all": False},
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestMaxPooling1D(testing.FunctionTestCase):
     def generate_inputs(self):
         return (distinct_values(self.shape, numpy.float64),)
@@ -78,7 +81,7 @@ class TestMaxPooling1D(testing.FunctionTestCase):
     {"shape": (1, 2, 4, 3, 5), "ksize": (2, 3, 2), "stride": (2, 1, 2), "pad": (1, 1, 0)},
     {"shape": (2, 1, 3, 3, 3), "ksize": 2, "stride": None, "pad": 0},
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestMaxPooling3D(testing.FunctionTestCase):
     def generate_inputs(self):
         return (distinct_values(self.shape, numpy.float32),)
@@ -94,7 +97,7 @@ class TestMaxPooling3D(testing.FunctionTestCase):
         return (y.astype(numpy.float32),)
 
 
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestMaxPoolingND4Axes(testing.FunctionTestCase):
     def generate_inputs(self):
         return (distinct_values((1, 1, 3, 2, 3, 2), numpy.float64),)
@@ -197,3 +200,21 @@ def test_max_pooling_rejects_bad_geometry(kwargs, message):
 def test_max_pooling_rejects_kernel_larger_than_padded_input():
     with pytest.raises(ValueError, match=r"too small for ksize \(5, 5\).*output would have"):
         F.max_pooling_2d(numpy.zeros((1, 1, 2, 2), numpy.float32), 5, 1, cover_all=False)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("cover_all", [True, False])
+def test_chainerx_inputs_are_pooled_natively(monkeypatch, dtype, cover_all):
+    forbid_fallback(monkeypatch, MaxPoolingND)
+    x = distinct_values((2, 3, 5, 4), dtype)
+    y = F.max_pooling_2d(*to_chainerx(x), 3, 2, 1, cover_all=cover_all)
+    assert y.dtype == dtype
+    expected = reference_pooling(x, (3, 3), (2, 2), (1, 1), cover_all, _max)
+    numpy.testing.assert_array_equal(to_numpy(y), expected.astype(dtype))
+
+
+def test_chainerx_return_indices_falls_back_for_the_indexes():
+    (x,) = to_chainerx(distinct_values((1, 1, 4, 4), numpy.float32))
+    assert MaxPoolingND(2, 2, return_indices=True).forward_chainerx((x,)) is chainer.Fallback
+    y, indexes = F.max_pooling_2d(x, 2, return_indices=True)
+    assert indexes.shape == y.shape

@@ -8,8 +8,11 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.pooling.unpooling_nd import UnpoolingND
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
@@ -42,7 +45,7 @@ _CASES = [
 @testing.parameterize(
     *testing.product({"case": _CASES, "cover_all": [True, False], "dtype": FLOAT_DTYPES})
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestUnpoolingND(testing.FunctionTestCase):
     def setUp(self):
         shape, ksize, stride, pad, outsize = self.case
@@ -119,3 +122,21 @@ def test_unpooling_into_an_empty_axis_gives_an_empty_image():
     y.grad = numpy.zeros(y.shape, numpy.float32)
     y.backward()
     numpy.testing.assert_array_equal(x.grad, numpy.zeros((1, 1, 3, 2)))
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("cover_all", [True, False])
+def test_chainerx_inputs_are_unpooled_natively(monkeypatch, dtype, cover_all):
+    forbid_fallback(monkeypatch, UnpoolingND)
+    x = numpy.random.uniform(-1, 1, (2, 3, 3, 2)).astype(dtype)
+    y = F.unpooling_2d(*to_chainerx(x), 3, 2, 1, cover_all=cover_all)
+    outsize = tuple(_deconv_size(o, 3, 2, 1, cover_all) for o in (3, 2))
+    assert y.dtype == dtype and y.shape == (2, 3, *outsize)
+    tol = 5e-3 if dtype == numpy.float16 else 1e-6
+    expected = _reference_unpooling(x, (3, 3), (2, 2), (1, 1), outsize)
+    numpy.testing.assert_allclose(to_numpy(y), expected, rtol=tol, atol=tol)
+
+
+def test_chainerx_empty_output_falls_back():
+    (x,) = to_chainerx(numpy.ones((1, 1, 2), numpy.float32))
+    assert UnpoolingND(1, 2, outsize=(0,)).forward_chainerx((x,)) is chainer.Fallback

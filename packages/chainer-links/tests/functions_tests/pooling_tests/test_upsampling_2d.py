@@ -7,8 +7,11 @@ import pytest
 
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.pooling.upsampling_2d import Upsampling2D
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
+from ..chainerx_native import forbid_fallback, to_chainerx, to_numpy
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
@@ -31,7 +34,7 @@ _CASES = [
 
 
 @testing.parameterize(*testing.product({"case": _CASES, "dtype": FLOAT_DTYPES}))
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestUpsampling2D(testing.FunctionTestCase):
     def setUp(self):
         shape, self.ksize, self.stride, self.pad, self.cover_all, self.outsize = self.case
@@ -100,3 +103,18 @@ def test_numpy_indexes_follow_a_gpu_input_as_in_v7():
     expected = F.upsampling_2d(pooled.array, indexes, 2, outsize=(4, 6)).array
     y = F.upsampling_2d(cuda.to_gpu(pooled.array), indexes, 2, outsize=(4, 6))
     numpy.testing.assert_array_equal(cuda.to_cpu(y.array), expected)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("case", _CASES)
+@pytest.mark.parametrize("chainerx_indexes", [False, True])
+def test_chainerx_inputs_are_upsampled_natively(monkeypatch, dtype, case, chainerx_indexes):
+    shape, ksize, stride, pad, cover_all, outsize = case
+    indexes = numpy.random.randint(0, ksize[0] * ksize[1], shape)
+    x = numpy.random.uniform(-1, 1, shape).astype(dtype)
+    forbid_fallback(monkeypatch, Upsampling2D)
+    given = to_chainerx(indexes)[0] if chainerx_indexes else indexes
+    y = F.upsampling_2d(*to_chainerx(x), given, ksize, stride, pad, outsize, cover_all)
+    assert y.dtype == dtype
+    expected = _reference_upsampling(x, indexes, ksize, stride, pad, outsize)
+    numpy.testing.assert_allclose(to_numpy(y), expected, rtol=1e-3, atol=1e-3)

@@ -9,6 +9,7 @@ from chainer import gradient_check, testing
 from chainer.functions.rnn import lstm as lstm_module
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
@@ -43,7 +44,7 @@ def lstm_reference(c_prev, x):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestLSTM(testing.FunctionTestCase):
     def setUp(self):
         self.c_shape, self.x_shape = self.shapes

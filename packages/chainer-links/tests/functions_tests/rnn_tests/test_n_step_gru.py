@@ -7,6 +7,7 @@ import chainer
 import chainer.functions as F
 from chainer import testing
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import NStepCase, gru_cell, n_step_params, n_step_reference, time_major_inputs
 
 
@@ -24,7 +25,7 @@ from .conftest import NStepCase, gru_cell, n_step_params, n_step_reference, time
     ),
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestNStepGRU(NStepCase, testing.FunctionTestCase):
     functions = (F.n_step_gru, F.n_step_bigru)
     cell = staticmethod(gru_cell)

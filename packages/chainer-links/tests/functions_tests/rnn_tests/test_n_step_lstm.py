@@ -9,6 +9,7 @@ import chainer.functions as F
 from chainer import gradient_check, testing
 from chainer.functions.rnn import _n_step_rnn_base
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import (
     NStepCase,
     lstm_cell,
@@ -32,7 +33,7 @@ from .conftest import (
     ),
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestNStepLSTM(NStepCase, testing.FunctionTestCase):
     functions = (F.n_step_lstm, F.n_step_bilstm)
     cell = staticmethod(lstm_cell)

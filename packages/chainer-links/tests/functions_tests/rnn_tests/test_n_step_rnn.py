@@ -6,6 +6,7 @@ import pytest
 import chainer.functions as F
 from chainer import testing
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import NStepCase, n_step_params, rnn_cell, time_major_inputs
 
 
@@ -34,7 +35,7 @@ def _relu(x):
     ),
 )
 @testing.fix_random()
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestNStepRNN(NStepCase, testing.FunctionTestCase):
     functions = (F.n_step_rnn, F.n_step_birnn)
     n_weights = 2

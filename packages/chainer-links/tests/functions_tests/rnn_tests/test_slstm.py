@@ -9,6 +9,7 @@ from chainer import gradient_check, testing
 from chainer.functions.rnn import slstm as slstm_module
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
@@ -32,7 +33,7 @@ def slstm_reference(c1, c2, x1, x2):
 @testing.parameterize(
     *testing.product({"shapes": [((3, 2), (3, 8)), ((2, 2, 2), (2, 8, 2))], "dtype": FLOAT_DTYPES})
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestSLSTM(testing.FunctionTestCase):
     def setUp(self):
         self.c_shape, self.x_shape = self.shapes

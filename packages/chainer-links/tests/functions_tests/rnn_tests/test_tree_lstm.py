@@ -7,6 +7,7 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+from ..backend_configs import CPU_AND_CHAINERX
 from .conftest import FLOAT_DTYPES, loosen_for_float16
 
 
@@ -31,7 +32,7 @@ def tree_lstm_reference(*inputs):
 @testing.parameterize(
     *testing.product({"n_children": [1, 2, 3], "trailing": [(), (2,)], "dtype": FLOAT_DTYPES})
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, CPU_AND_CHAINERX)
 class TestTreeLSTM(testing.FunctionTestCase):
     def setUp(self):
         loosen_for_float16(self)

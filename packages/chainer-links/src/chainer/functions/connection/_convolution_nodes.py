@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy
 
 from chainer._ops.array_ops import sum as _sum
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.connection import _conv_kernels
 from chainer.functions.connection._checks import (
     expect_bias,
@@ -48,6 +48,44 @@ def _expect_inputs(in_data: tuple, ndim: int, groups: int, transposed: bool) -> 
         expect_bias(in_data[2], x, n_out, out_text)
 
 
+def _same_dtype(inputs: tuple) -> bool:
+    """ChainerX's conv routines promote mixed dtypes; Chainer keeps x's (NumPy does those)."""
+    return all(a.dtype == inputs[0].dtype for a in inputs[1:])
+
+
+def _dilated_kernel(W, dilate: tuple):
+    """``W`` (ChainerX) with ``d - 1`` zeros between its taps along each spatial axis: a
+    convolution with it is the dilated convolution with ``W`` (differentiable in ``W``)."""
+    import chainerx
+
+    for i, d in enumerate(dilate):
+        if d == 1:
+            continue
+        axis, k = i + 2, W.shape[i + 2]
+        gaps = chainerx.zeros(
+            (*W.shape[: axis + 1], d - 1, *W.shape[axis + 1 :]), W.dtype, W.device
+        )
+        spread = chainerx.concatenate((chainerx.expand_dims(W, axis + 1), gaps), axis=axis + 1)
+        spread = spread.reshape((*W.shape[:axis], k * d, *W.shape[axis + 1 :]))
+        W = spread[(slice(None),) * axis + (slice(0, (k - 1) * d + 1),)]
+    return W
+
+
+def _chainerx_conv(routine, inputs: tuple, args: ConvArgs):
+    """``routine(x, W, b)`` (``chainerx.conv`` or ``conv_transpose``, both taking ``W`` split
+    into groups along axis 0) with dilation and groups, composed of ChainerX routines."""
+    import chainerx
+
+    x, W = inputs[0], _dilated_kernel(inputs[1], args.dilate)
+    b = inputs[2] if len(inputs) == 3 else None
+    if args.groups == 1:
+        return routine(x, W, b)
+    g = args.groups
+    bs = [None] * g if b is None else chainerx.split(b, g)
+    parts = zip(chainerx.split(x, g, axis=1), chainerx.split(W, g, axis=0), bs)
+    return chainerx.concatenate([routine(*part) for part in parts], axis=1)
+
+
 class ConvolutionND(FunctionNode):
     """Convolution over ``ndim`` spatial axes (im2col and one GEMM per group on the CPU).
 
@@ -81,6 +119,16 @@ class ConvolutionND(FunctionNode):
         a = self.args
         outs = a.conv_outs(x.shape[2:], W.shape[2:], self.cover_all)
         return (_conv_kernels.conv(x, W, b, a.stride, a.pad, a.dilate, a.groups, outs),)
+
+    def forward_chainerx(self, inputs: tuple):
+        if not _same_dtype(inputs):
+            return Fallback
+        import chainerx
+
+        def conv(x, W, b):
+            return chainerx.conv(x, W, b, self.stride, self.pad, self.cover_all)
+
+        return (_chainerx_conv(conv, inputs, self.args),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, W = self.get_retained_inputs()
@@ -188,6 +236,18 @@ class DeconvolutionND(FunctionNode):
         a = self.args
         dims = self._out_dims(x, W)
         return (_conv_kernels.conv_transpose(x, W, b, a.stride, a.pad, a.dilate, a.groups, dims),)
+
+    def forward_chainerx(self, inputs: tuple):
+        if not _same_dtype(inputs):
+            return Fallback
+        import chainerx
+
+        outsize = self._out_dims(inputs[0], inputs[1])
+
+        def conv_transpose(x, W, b):
+            return chainerx.conv_transpose(x, W, b, self.stride, self.pad, outsize)
+
+        return (_chainerx_conv(conv_transpose, inputs, self.args),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, W = self.get_retained_inputs()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy
 
+import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.connection._checks import expect_count, expect_float, expect_ndim, fail
@@ -40,6 +41,18 @@ class EmbedIDFunction(FunctionNode):
         x, W = inputs
         self._check_ids(x, W.shape[0])
         return (_lookup(x, W, self.ignore_label),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x, W = inputs
+        if x.device.backend.name == "native" or chainer.is_debug():  # a sync elsewhere
+            self._check_ids(chainerx.to_numpy(x), W.shape[0])
+        if self.ignore_label is None:
+            return (chainerx.take(W, x, axis=0),)
+        kept = x != self.ignore_label
+        y = chainerx.take(W, chainerx.where(kept, x, 0), axis=0)
+        return (y * kept.astype(W.dtype)[..., None],)
 
     def _check_ids(self, x, n_vocab: int) -> None:
         # W.take would silently wrap negative ids around: reject them instead.

@@ -31,6 +31,23 @@ def gram_grad(left: Variable, right: Variable, g_cov: Variable, n: int) -> tuple
     return g_left, g_right
 
 
+def chainerx_covariance(left, right, reduce: str, off_diagonal: bool = False):
+    """``left_c^T right_c / N`` of column-centred ChainerX arrays (differentiable), its
+    diagonal zeroed if ``off_diagonal``; reduced as ``reduce`` says."""
+    import chainerx
+
+    def center(x):
+        return x - x.mean(axis=0, keepdims=True) if len(x) else x
+
+    covariance = chainerx.dot(center(left).T, center(right)) * (1.0 / max(len(left), 1))
+    if off_diagonal:
+        n = covariance.shape[0]
+        covariance = covariance * (1 - chainerx.eye(n, dtype=covariance.dtype, device=left.device))
+    if reduce == "half_squared_sum":
+        return ((covariance * covariance).sum() * 0.5,)
+    return (covariance,)
+
+
 def half_squared_sum(xp, covariance):
     """``sum(C ** 2) / 2`` as a 0-d array."""
     flat = covariance.ravel()

@@ -22,6 +22,11 @@ class AbsoluteError(FunctionNode):
         self._sign = force_array(backend.get_array_module(diff).sign(diff))
         return (force_array(abs(diff)),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.absolute_error(*inputs),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gx0 = Variable(self._sign, requires_grad=False) * grad_outputs[0]
         return tuple([gx0 if i == 0 else -gx0 for i in indexes])

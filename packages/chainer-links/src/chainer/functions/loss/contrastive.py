@@ -51,6 +51,23 @@ class Contrastive(FunctionNode):
             return (xp.asarray(loss.sum() / len(x0), dtype=x0.dtype),)
         return (force_array(loss, x0.dtype),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x0, x1, y = inputs
+        diff = x0 - x1
+        dist_sq = (diff * diff).sum(axis=1)
+        # As backward below: below _MIN_DISTANCE the root sees 1 (a finite slope) and the
+        # margin term a distance of 0.
+        tiny = (chainerx.sqrt(dist_sq) < _MIN_DISTANCE).astype(x0.dtype)
+        dist = chainerx.sqrt(dist_sq + tiny) * (1 - tiny)
+        gap = chainerx.maximum(self.margin - dist, 0)
+        similar = y.astype(x0.dtype)
+        loss = (similar * dist_sq + (1 - similar) * gap * gap) * 0.5
+        if self.reduce == "mean":
+            return ((loss.sum() * (1.0 / len(x0))).astype(x0.dtype),)
+        return (loss,)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x0, x1 = self.get_retained_inputs()
         xp = x0.xp

@@ -38,6 +38,9 @@ class CrossCovariance(FunctionNode):
             return (_covariance.half_squared_sum(xp, covariance),)
         return (covariance,)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        return _covariance.chainerx_covariance(*inputs, self.reduce)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         y, z = self.get_retained_inputs()
         n = y.shape[0]

@@ -35,6 +35,9 @@ class DeCov(FunctionNode):
             return (_covariance.half_squared_sum(xp, covariance),)
         return (covariance,)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        return _covariance.chainerx_covariance(inputs[0], inputs[0], self.reduce, True)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         h = self.get_retained_inputs()[0]
         n = h.shape[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.loss import _checks
@@ -47,6 +48,22 @@ class Hinge(FunctionNode):
         if self.reduce == "mean":
             return (xp.asarray(loss.sum() / max(len(x), 1), dtype=x.dtype),)
         return (force_array(loss, x.dtype),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x, t = inputs
+        if x.device.backend.name == "native" or chainer.is_debug():  # a sync elsewhere
+            _checks.check_labels(chainerx.to_numpy(t), x.shape[1])
+        classes = chainerx.arange(x.shape[1], dtype=t.dtype, device=x.device)
+        # -1 at the label and +1 elsewhere: every margin is max(0, 1 + sign * x).
+        sign = 1 - 2 * (t[:, None] == classes).astype(x.dtype)
+        loss = chainerx.maximum(1 + sign * x, 0)
+        if self.norm == "L2":
+            loss = loss * loss
+        if self.reduce == "mean":
+            return ((loss.sum() * (1.0 / max(len(x), 1))).astype(x.dtype),)
+        return (loss,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]

@@ -40,6 +40,12 @@ class HuberLoss(FunctionNode):
             loss = loss.sum(axis=1)
         return (force_array(loss, x.dtype),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        loss = chainerx.huber_loss(*inputs, self.delta)
+        return (loss.sum(axis=1) if self.reduce == "sum_along_second_axis" else loss,)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, t = self.get_retained_inputs()
         gy = grad_outputs[0]

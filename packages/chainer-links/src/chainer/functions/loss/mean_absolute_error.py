@@ -7,6 +7,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.loss import _checks
+from chainer.functions.loss._chainerx_mean import mean_of_difference
 from chainer.utils import force_array
 from chainer.variable import Variable
 
@@ -30,6 +31,11 @@ class MeanAbsoluteError(FunctionNode):
             magnitude = magnitude.astype(numpy.float32)
         value = magnitude.sum() / diff.size if diff.size else xp.nan
         return (xp.asarray(value, dtype=x0.dtype),)
+
+    def forward_chainerx(self, inputs: tuple):
+        import chainerx
+
+        return mean_of_difference(chainerx.absolute, inputs)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         sign = Variable(self._sign, requires_grad=False)

@@ -7,6 +7,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.loss import _checks
+from chainer.functions.loss._chainerx_mean import mean_of_difference
 from chainer.variable import Variable
 
 _float16 = numpy.dtype(numpy.float16)
@@ -27,6 +28,11 @@ class MeanSquaredError(FunctionNode):
         xp = backend.get_array_module(diff)
         value = diff.dot(diff) / diff.size if diff.size else xp.nan
         return (xp.asarray(value, dtype=x0.dtype),)
+
+    def forward_chainerx(self, inputs: tuple):
+        import chainerx
+
+        return mean_of_difference(chainerx.square, inputs)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x0, x1 = self.get_retained_inputs()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import chainer
 from chainer import backend
 from chainer._ops import array_ops
 from chainer._ops.get_item import GetItemGrad, get_item
@@ -61,6 +62,26 @@ class NegativeSampling(FunctionNode):
         if self.reduce == "sum":
             return (xp.asarray(loss.sum(), dtype=x.dtype),)
         return (force_array(loss, x.dtype),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x, t, W = inputs
+        if x.device.backend.name == "native" or chainer.is_debug():  # a sync elsewhere
+            _checks.check_labels(chainerx.to_numpy(t), len(W), self.ignore_label)
+        drawn = chainerx.array(self.sampler((len(t), self.sample_size + 1)), device=x.device)
+        # Column 0 is the target (a positive example), the others are sampled negatives.
+        self.samples = samples = chainerx.concatenate(
+            (t.astype(drawn.dtype)[:, None], drawn[:, 1:]), axis=1
+        )
+        kept = (t != self.ignore_label).astype(x.dtype)[:, None]
+        signs = chainerx.ones(samples.shape[1], x.dtype, x.device)
+        signs = chainerx.concatenate((-signs[:1], signs[1:]))
+        wx = (chainerx.take(W, samples, axis=0) * x[:, None, :]).sum(axis=2)
+        # log(1 + exp(z)) = max(z, 0) + log1p(exp(-|z|)), for z = -w.x (target), w.x (others)
+        z = wx * signs
+        loss = ((chainerx.maximum(z, 0) + chainerx.log1p(chainerx.exp(-abs(z)))) * kept).sum(1)
+        return (loss.sum() if self.reduce == "sum" else loss,)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, W = self.get_retained_inputs()

@@ -48,6 +48,20 @@ class SigmoidCrossEntropy(FunctionNode):
         self.count = max(int(self.mask.sum()), 1) if self.normalize else max(batch, 1)
         return (xp.asarray(loss.sum(dtype=_accumulator(x.dtype)) / self.count, dtype=x.dtype),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x, t = inputs
+        loss = chainerx.sigmoid_cross_entropy(x, t)  # ignores the label -1
+        if self.reduce == "no":
+            return (loss,)
+        batch = x.shape[0] if x.ndim else 1
+        self.count = (
+            max(int((t != self.ignore_label).sum()), 1) if self.normalize else max(batch, 1)
+        )
+        total = loss.astype(_accumulator(x.dtype)).sum()
+        return ((total * (1.0 / self.count)).astype(x.dtype),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x = self.get_retained_inputs()[0]
         gx = SigmoidCrossEntropyGrad(self).apply((x, grad_outputs[0]))[0]

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy
 
+import chainer
 from chainer import backend
 from chainer._ops import array_ops
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.activation.softmax import softmax
 from chainer.functions.loss import _checks
 from chainer.utils.type_check import InvalidType
@@ -58,6 +59,13 @@ def _unrows_var(rows: Variable, shape: tuple) -> Variable:
     ndim = len(shape)
     moved = array_ops.reshape(rows, (shape[0],) + shape[2:] + (shape[1],))
     return array_ops.transpose(moved, (0, ndim - 1) + tuple(range(1, ndim - 1)))
+
+
+def _rows_chainerx(a):
+    """:func:`_rows` of a ChainerX array (differentiable)."""
+    import chainerx
+
+    return a if a.ndim == 2 else chainerx.moveaxis(a, 1, -1).reshape(-1, a.shape[1])
 
 
 def _softmax_parts(xp, scores):
@@ -155,6 +163,49 @@ class SoftmaxCrossEntropy(FunctionNode):
             self._coeff = 1.0 / max(count, 1)
             return (xp.asarray(loss.sum() * -self._coeff, dtype=x.dtype),)
         return ((-loss).reshape(loss_shape).astype(x.dtype, copy=False),)
+
+    def forward_chainerx(self, inputs: tuple):
+        x, t = inputs
+        if t.dtype.kind == "f":
+            return self._soft_target_chainerx(x, t)
+        import chainerx
+
+        n_class = x.shape[1]
+        labels = t.reshape(-1)
+        if x.device.backend.name == "native" or chainer.is_debug():  # as check_labels
+            _checks.check_labels(chainerx.to_numpy(labels), n_class, self.ignore_label)
+        valid = labels != self.ignore_label
+        if self.ignore_label != -1:  # chainerx.softmax_cross_entropy ignores the label -1
+            labels = chainerx.where(valid, labels, -1)
+        rows = _rows_chainerx(x)
+        loss = chainerx.softmax_cross_entropy(rows, labels)
+        if loss.dtype == _float16:  # sums of float16 terms lose too much
+            loss = loss.astype(numpy.float32)
+        if self.class_weight is not None:
+            if self.class_weight.shape[0] != n_class:
+                return Fallback  # NumPy raises the error
+            weight = chainerx.asarray(self.class_weight, device=x.device).astype(loss.dtype)
+            loss = loss * chainerx.take(weight, chainerx.where(valid, labels, 0), axis=0)
+        if self.reduce == "no":
+            return (loss.reshape(t.shape).astype(x.dtype),)
+        count = int(valid.sum()) if self.normalize else len(x)
+        return ((loss.sum() * (1.0 / max(count, 1))).astype(x.dtype),)
+
+    def _soft_target_chainerx(self, x, t) -> tuple:
+        """The soft-target loss of ChainerX arrays, as :meth:`_soft_target_loss` computes it."""
+        import chainerx
+
+        rows = _rows_chainerx(x)
+        if rows.dtype == _float16:  # float16 sums and logs lose too much
+            rows = rows.astype(numpy.float32)
+        # The targets get no gradient, as in the NumPy path (and in Chainer).
+        targets = _rows_chainerx(t.as_grad_stopped()).astype(rows.dtype, copy=False)
+        loss = (targets * chainerx.log_softmax(rows, axis=1)).sum(axis=1)
+        if self.soft_target_loss == "kl-divergence":
+            loss = loss - (targets * chainerx.log(targets + _KL_EPS)).sum(axis=1)
+        if self.reduce == "mean":
+            return ((loss.sum() * (-1.0 / max(len(rows), 1))).astype(x.dtype),)
+        return ((-loss).reshape(t.shape[:1] + t.shape[2:]).astype(x.dtype),)
 
     def _hard_target_loss(self, xp, shifted, log_total, t, n_class: int):
         """Weighted log-probabilities of the labels, one per row (ignored rows are zero).

@@ -21,6 +21,11 @@ class SquaredError(FunctionNode):
         diff = inputs[0] - inputs[1]
         return (force_array(diff * diff),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.squared_error(*inputs),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x0, x1 = self.get_retained_inputs()
         gx0 = 2.0 * (x0 - x1) * grad_outputs[0]

@@ -46,6 +46,17 @@ class Triplet(FunctionNode):
             return (xp.asarray(loss.sum() / len(anchor), dtype=anchor.dtype),)
         return (force_array(loss, anchor.dtype),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        anchor, positive, negative = inputs
+        to_pos, to_neg = anchor - positive, anchor - negative
+        gap = (to_pos * to_pos - to_neg * to_neg).sum(axis=1) + self.margin
+        loss = chainerx.maximum(gap, 0)
+        if self.reduce == "mean":
+            return ((loss.sum() * (1.0 / len(anchor))).astype(anchor.dtype),)
+        return (loss,)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         anchor, positive, negative = self.get_retained_inputs()
         gy = grad_outputs[0]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import warnings
 
+import numpy
+
 from chainer import backend
 from chainer._ops.array_ops import broadcast_to, cast, reshape
 from chainer._ops.array_ops import sum as _sum
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.normalization import _stats
 from chainer.utils import argument
 from chainer.variable import Variable
@@ -28,6 +30,7 @@ class BatchNormalization(FunctionNode):
         self.axis = axis
         self.mean = None
         self.inv_std = None
+        self._statistics_updated = False
 
     def check_type_forward(self, in_types) -> None:
         _stats.check_params(in_types, ("x", "gamma", "beta"), self.axis)
@@ -37,14 +40,7 @@ class BatchNormalization(FunctionNode):
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
         self.axes = axes = _stats.reduced_axes(x.ndim, gamma.ndim, self.axis)
-        if x.size <= gamma.size:
-            warnings.warn(
-                "A batch with no more than one sample has been given. F.batch_normalization "
-                "requires more than one sample in the training mode to compute the batch "
-                f"statistics (x.shape={x.shape}, reduced axes {axes}).",
-                UserWarning,
-                stacklevel=3,
-            )
+        _warn_if_one_sample(x, gamma, axes)
         expand = _stats.keepdims_shape(x.shape, axes)
         dtype = _stats.compute_dtype(x.dtype, gamma.dtype)
         mean = x.mean(axis=axes, dtype=dtype)
@@ -56,6 +52,35 @@ class BatchNormalization(FunctionNode):
         y = x * scale.reshape(expand)
         y += shift.reshape(expand)
         self._update_statistics(mean, var, x.size // max(gamma.size, 1))
+        return (y.astype(x.dtype, copy=False),)
+
+    def forward_chainerx(self, inputs: tuple):
+        x, gamma, beta = inputs
+        running = (self.running_mean, self.running_var)
+        if any(r is not None and not isinstance(r, type(x)) for r in running):
+            return Fallback  # statistics outside ChainerX are updated by the NumPy forward
+        import chainerx
+
+        axes = _stats.reduced_axes(x.ndim, gamma.ndim, self.axis)
+        _warn_if_one_sample(x, gamma, axes)
+        for name, r in zip(("running_mean", "running_var"), running):
+            if r is not None:
+                _check_statistic(name, r, gamma.shape)
+        # As the NumPy forward: statistics in the compute dtype, the output in x's dtype.
+        dtype = _stats.compute_dtype(x.dtype, gamma.dtype)
+        if self._statistics_updated:
+            # A recomputation of this forward (for a backward): the statistics took this batch.
+            running = (None, None)
+        self._statistics_updated = True
+        stats = [
+            chainerx.zeros(gamma.shape, dtype, x.device) if r is None else r.astype(dtype)
+            for r in running
+        ]
+        x_c, gamma_c, beta_c = (a.astype(dtype, copy=False) for a in inputs)
+        y = chainerx.batch_norm(x_c, gamma_c, beta_c, *stats, self.eps, self.decay, axes)
+        for r, updated in zip(running, stats):
+            if r is not None:
+                r[...] = updated
         return (y.astype(x.dtype, copy=False),)
 
     def _update_statistics(self, mean, var, m: int) -> None:
@@ -75,6 +100,17 @@ class BatchNormalization(FunctionNode):
         x, gamma = self.get_retained_inputs()
         grad = BatchNormalizationGrad(self.axes, self.mean, self.inv_std)
         return grad.apply((x, gamma, grad_outputs[0]))
+
+
+def _warn_if_one_sample(x, gamma, axes: tuple) -> None:
+    if x.size <= gamma.size:
+        warnings.warn(
+            "A batch with no more than one sample has been given. F.batch_normalization "
+            "requires more than one sample in the training mode to compute the batch "
+            f"statistics (x.shape={x.shape}, reduced axes {axes}).",
+            UserWarning,
+            stacklevel=4,
+        )
 
 
 def _check_statistic(name: str, array, shape: tuple) -> None:
@@ -195,6 +231,17 @@ class FixedBatchNormalization(FunctionNode):
         shift = beta - mean * scale
         y = x * scale.reshape(expand)
         y += shift.reshape(expand)
+        return (y.astype(x.dtype, copy=False),)
+
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x = inputs[0]
+        axes = _stats.reduced_axes(x.ndim, inputs[1].ndim, self.axis)
+        # As the NumPy forward: computed in the promoted dtype, the output in x's dtype.
+        dtype = numpy.result_type(*(a.dtype for a in inputs))
+        same = tuple(a.astype(dtype, copy=False) for a in inputs)
+        y = chainerx.fixed_batch_norm(*same, self.eps, axes)
         return (y.astype(x.dtype, copy=False),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:

@@ -6,7 +6,7 @@ import warnings
 
 from chainer import backend
 from chainer._ops.array_ops import cast
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.normalization import _stats
 from chainer.functions.normalization.batch_normalization import (
     BatchNormalizationGrad,
@@ -33,6 +33,8 @@ class BatchRenormalizationFunction(FunctionNode):
         self.rmax = rmax
         self.dmax = dmax
         self.update_statistics = update_statistics
+        self._statistics_updated = False
+        self._statistics_used = None  # ChainerX: the running statistics that r and d took
 
     def check_type_forward(self, in_types) -> None:
         _stats.check_params(in_types, ("x", "gamma", "beta"), None)
@@ -64,13 +66,51 @@ class BatchRenormalizationFunction(FunctionNode):
             self._update(mean, var, x.size // max(gamma.size, 1))
         return (y.astype(x.dtype, copy=False),)
 
+    def forward_chainerx(self, inputs: tuple):
+        x, gamma, beta = inputs
+        running = (self.running_mean, self.running_var)
+        if any(r is not None and not isinstance(r, type(x)) for r in running):
+            return Fallback  # statistics outside ChainerX are updated by the NumPy forward
+        import chainerx
+
+        axes = _stats.reduced_axes(x.ndim, gamma.ndim, None)
+        expand = _stats.keepdims_shape(x.shape, axes)
+        dtype = _stats.compute_dtype(x.dtype, gamma.dtype)
+        x_c = x.astype(dtype, copy=False)
+        mean, var = x_c.mean(axis=axes), x_c.var(axis=axes)
+        std = chainerx.sqrt(var + self.eps)
+        # r and d are constants of the gradient (the method's definition): computed from the
+        # statistics' values only.
+        mean_value, var_value = mean.as_grad_stopped(), var.as_grad_stopped()
+        if self._statistics_used is None:
+            # Copies: a recomputation of this forward (for a backward) sees them as they were.
+            self._statistics_used = tuple(
+                chainerx.full(gamma.shape, fill, dtype, x.device) if r is None else r.astype(dtype)
+                for r, fill in zip(running, (0, 1))
+            )
+        running_mean, running_var = self._statistics_used
+        running_std = chainerx.sqrt(running_var + self.eps)
+        r = chainerx.clip(
+            chainerx.sqrt(var_value + self.eps) / running_std, 1 / self.rmax, self.rmax
+        )
+        d = chainerx.clip((mean_value - running_mean) / running_std, -self.dmax, self.dmax)
+        x_hat = (x_c - mean.reshape(expand)) / std.reshape(expand)
+        scaled = x_hat * r.reshape(expand) + d.reshape(expand)
+        gamma_c, beta_c = (a.astype(dtype, copy=False).reshape(expand) for a in (gamma, beta))
+        y = gamma_c * scaled + beta_c
+        if self.update_statistics and not self._statistics_updated:
+            self._update(mean_value, var_value, x.size // max(gamma.size, 1))
+        self._statistics_updated = True  # once: a recomputation adds nothing
+        return (y.astype(x.dtype, copy=False),)
+
     def _update(self, mean, var, m: int) -> None:
         if self.running_mean is None or self.running_var is None:
             raise ValueError("update_statistics=True needs running_mean and running_var arrays")
         self.running_mean *= self.decay
-        self.running_mean += (1 - self.decay) * mean
+        self.running_mean += ((1 - self.decay) * mean).astype(self.running_mean.dtype)
         self.running_var *= self.decay
-        self.running_var += (1 - self.decay) * (m / max(m - 1.0, 1.0)) * var
+        adjust = (1 - self.decay) * (m / max(m - 1.0, 1.0))
+        self.running_var += (adjust * var).astype(self.running_var.dtype)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, gamma = self.get_retained_inputs()

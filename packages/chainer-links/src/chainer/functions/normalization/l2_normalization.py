@@ -32,6 +32,16 @@ class NormalizeL2(FunctionNode):
         norm += x.dtype.type(self.eps)
         return (utils.force_array(x / norm),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        (x,) = inputs
+        squares = chainerx.sum(x * x, axis=self.axis, keepdims=True)
+        # As backward below: where x is all zero the root sees 1, so its slope stays finite.
+        zero = (squares == 0).astype(x.dtype)
+        norm = chainerx.sqrt(squares + zero) - zero + self.eps
+        return (x / norm,)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         # gx = gy / (n + eps) - x * sum(x * gy) / (n * (n + eps) ** 2), n = ||x||. Where
         # x is all zero, its second term vanishes: the square root then sees 1 instead of

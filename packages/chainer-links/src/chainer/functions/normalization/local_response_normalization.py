@@ -56,6 +56,22 @@ class LocalResponseNormalization(FunctionNode):
         xp = backend.get_array_module(x)
         return (x * xp.power(unit, dtype(-self.beta)),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        (x,) = inputs
+        squares = x * x
+        window = squares
+        if self.half:
+            channels = x.shape[1]
+            edge = chainerx.zeros((x.shape[0], self.half, *x.shape[2:]), x.dtype, x.device)
+            padded = chainerx.concatenate((edge, squares, edge), axis=1)
+            for offset in range(2 * self.half + 1):
+                if offset != self.half:
+                    window = window + padded[:, offset : offset + channels]
+        unit = window * self.alpha + self.k
+        return (x * unit ** (-self.beta),)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         # With u = k + alpha * S(x^2) and S symmetric:
         # gx = gy * u^-beta - 2 alpha beta x S(gy * x * u^(-beta - 1)).

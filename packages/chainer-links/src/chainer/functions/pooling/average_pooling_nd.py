@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from chainer import backend
+from chainer.function_node import Fallback
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling._windows import Window, WindowSpread
 from chainer.functions.pooling.pooling_nd import _PoolingND
@@ -41,6 +42,14 @@ class AveragePoolingND(_PoolingND):
         y = _windows.window_sum(x, win)
         y /= self.divisor
         return (y,)
+
+    def forward_chainerx(self, inputs: tuple):
+        if self.cover_all:  # chainerx.average_pool has no cover_all
+            return Fallback
+        import chainerx
+
+        pad_mode = "zero" if self.pad_value == 0 else "ignore"
+        return (chainerx.average_pool(inputs[0], self.ksize, self.stride, self.pad, pad_mode),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return AveragePoolingNDGrad(self.win, self.divisor).apply(grad_outputs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from chainer.function_node import Fallback
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling._windows import Window, WindowScatter
 from chainer.functions.pooling.pooling_nd import _PoolingND
@@ -11,11 +12,21 @@ from chainer.variable import Variable
 class MaxPoolingND(_PoolingND):
     """Max pooling over ``ndim`` spatial axes; padding is ``-inf`` so it never wins.
 
-    After forward, ``indexes`` holds the flat (C-order) kernel tap of each maximum.
+    After forward, ``indexes`` holds the flat (C-order) kernel tap of each maximum; ChainerX
+    inputs are pooled natively, without them, unless ``return_indices`` asks for them.
     """
 
-    def __init__(self, ndim: int, ksize, stride=None, pad=0, cover_all: bool = True) -> None:
+    def __init__(
+        self,
+        ndim: int,
+        ksize,
+        stride=None,
+        pad=0,
+        cover_all: bool = True,
+        return_indices: bool = False,
+    ) -> None:
         super().__init__(ndim, ksize, stride, pad, cover_all)
+        self.return_indices = return_indices
         self.indexes = None
         self.win = None
 
@@ -26,6 +37,13 @@ class MaxPoolingND(_PoolingND):
         )
         y, self.indexes = _windows.window_max(x, self.win)
         return (y,)
+
+    def forward_chainerx(self, inputs: tuple):
+        if self.return_indices:  # the indexes come from the NumPy forward
+            return Fallback
+        import chainerx
+
+        return (chainerx.max_pool(inputs[0], self.ksize, self.stride, self.pad, self.cover_all),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return MaxPoolingNDGrad(self.win, self.indexes).apply(grad_outputs)
@@ -67,7 +85,7 @@ def max_pooling_nd(
                  [13., 15.]]]], dtype=float32)
     """
     ndim = len(x.shape[2:])
-    func = MaxPoolingND(ndim, ksize, stride, pad, cover_all)
+    func = MaxPoolingND(ndim, ksize, stride, pad, cover_all, return_indices)
     y = func.apply((x,))[0]
     if return_indices:
         return y, func.indexes

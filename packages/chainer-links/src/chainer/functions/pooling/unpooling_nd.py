@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling._windows import Window, WindowSum
 from chainer.variable import Variable
@@ -34,6 +34,21 @@ class UnpoolingND(FunctionNode):
         x = inputs[0]
         self.win = self._window(x.shape[2:])
         return (_windows.window_spread(x, self.win),)
+
+    def forward_chainerx(self, inputs: tuple):
+        x = inputs[0]
+        dims = self._window(x.shape[2:]).dims
+        if x.size == 0 or 0 in dims:
+            return Fallback  # chainerx.conv_transpose makes no empty outputs
+        import chainerx
+
+        # Spreading each element over its window (overlaps adding up) is a transposed
+        # convolution of every channel alone with a kernel of ones.
+        n, c = x.shape[:2]
+        ones = chainerx.ones((1, 1, *self.ksize), x.dtype, x.device)
+        planes = x.reshape((n * c, 1, *x.shape[2:]))
+        y = chainerx.conv_transpose(planes, ones, None, self.stride, self.pad, dims)
+        return (y.reshape((n, c, *dims)),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         # The gradient sums each window of the output gradient: a pooling by sum.

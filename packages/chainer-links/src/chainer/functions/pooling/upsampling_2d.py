@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 
 from chainer import backend
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling._windows import Window, WindowGather
 from chainer.utils import type_check
@@ -55,6 +55,27 @@ class Upsampling2D(FunctionNode):
             x.shape[2:], self.ksize, self.stride, self.pad, self.cover_all, self.outsize
         )
         return (_windows.window_scatter(x, self.indexes, self.win),)
+
+    def forward_chainerx(self, inputs: tuple):
+        x = inputs[0]
+        dims = Window.into_image(
+            x.shape[2:], self.ksize, self.stride, self.pad, self.cover_all, self.outsize
+        ).dims
+        if x.size == 0 or 0 in dims:
+            return Fallback  # chainerx.conv_transpose makes no empty outputs
+        import chainerx
+
+        # Channel t of `spread` holds the pixels whose maximum was at tap t; a transposed
+        # convolution with the one-hot kernel of each tap puts them there (overlaps add up).
+        n, c, h, w = x.shape
+        taps = self.ksize[0] * self.ksize[1]
+        indexes = chainerx.asarray(self.indexes, device=x.device).reshape(n * c, 1, h, w)
+        each_tap = chainerx.arange(taps, dtype=indexes.dtype, device=x.device)
+        chosen = (indexes == each_tap.reshape(1, taps, 1, 1)).astype(x.dtype)
+        spread = x.reshape(n * c, 1, h, w) * chosen
+        one_hot = chainerx.eye(taps, dtype=x.dtype, device=x.device).reshape(taps, 1, *self.ksize)
+        y = chainerx.conv_transpose(spread, one_hot, None, self.stride, self.pad, dims)
+        return (y.reshape(n, c, *dims),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return WindowGather(self.win, self.indexes).apply(grad_outputs)

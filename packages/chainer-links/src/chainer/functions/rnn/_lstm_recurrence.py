@@ -134,6 +134,26 @@ class LSTMRecurrence(FunctionNode):
         self._saved = act, h_prev, c_prev, tanh_c
         return hs, h, c
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        x_gates, h, c, W_h = inputs
+        units, full = h.shape[1], h.shape[0]
+        W_h_T = W_h.T
+        hs = [None] * len(self.batches)
+        steps = self._steps()
+        for k, (rows, batch) in enumerate(steps):
+            z = x_gates[rows] + chainerx.dot(h[:batch], W_h_T)
+            i, f, a, o = (z[:, g * units : (g + 1) * units] for g in range(4))
+            c_t = chainerx.sigmoid(f) * c[:batch] + chainerx.sigmoid(i) * chainerx.tanh(a)
+            h_t = chainerx.sigmoid(o) * chainerx.tanh(c_t)
+            hs[len(steps) - 1 - k if self.reverse else k] = h_t
+            if batch < full:  # the other rows keep their state
+                h_t = chainerx.concatenate((h_t, h[batch:]))
+                c_t = chainerx.concatenate((c_t, c[batch:]))
+            h, c = h_t, c_t
+        return chainerx.concatenate(hs), h, c
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         inputs = self.get_retained_inputs()
         if config.enable_backprop:

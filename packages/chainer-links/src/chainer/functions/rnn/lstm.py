@@ -40,6 +40,11 @@ class LSTM(FunctionNode):
             c = xp.concatenate((c, c_prev[batch:]))
         return c, h
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return tuple(chainerx.lstm(*inputs))
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         c_prev, x = self.get_retained_inputs()
         return _gradients(c_prev, x, *grad_outputs, indexes)

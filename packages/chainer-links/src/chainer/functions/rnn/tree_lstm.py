@@ -37,6 +37,11 @@ class TreeLSTM(FunctionNode):
         a, i, o, *fs = _lstm_cell.split_gate_arrays(x, 3 + len(cs), blocked=True)
         return _lstm_cell.cell_forward(xp, [(a, i)], o, fs, cs)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return tuple(chainerx.tree_lstm(*inputs))
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         inputs = self.get_retained_inputs()
         cs, x = inputs[:-1], inputs[-1]
