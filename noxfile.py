@@ -171,7 +171,7 @@ def tests_core(session: nox.Session) -> None:
 @nox.session(name="tests-links", python=PYTHONS)
 def tests_links(session: nox.Session) -> None:
     """chainer-links with only chainer-core, installed from wheels."""
-    _test_distribution(session, "chainer-links")
+    _test_distribution(session, "chainer-links", pytest_args=_fuzz_selection(session))
 
 
 @nox.session(name="tests-training", python=PYTHONS)
@@ -236,7 +236,7 @@ def dev(session: nox.Session) -> None:
     session.install(*(f"-e{PACKAGES / d}" for d in DISTRIBUTIONS.values() if d != "chainer"))
     for dist in DISTRIBUTIONS:
         _install_test_group(session, dist)
-    # The fuzz harnesses ran in tests-core and tests-training already.
+    # The fuzz harnesses ran in tests-core, tests-links and tests-training already.
     _pytest(
         session,
         "-m",
@@ -254,7 +254,7 @@ def fuzz(session: nox.Session) -> None:
     ``-- N`` sets another number of cases per harness. See docs/reliability.rst.
     """
     examples = session.posargs[0] if session.posargs else "10000"
-    dists = ("chainer-core", "chainer-training")
+    dists = ("chainer-core", "chainer-links", "chainer-training")
     session.install(*(f"-e{PACKAGES / d}" for d in dists))
     for dist in dists:
         _install_test_group(session, dist)
