@@ -249,7 +249,8 @@ def dev(session: nox.Session) -> None:
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
 def fuzz(session: nox.Session) -> None:
-    """The long fuzzing run, by hand: every loader harness with 10,000 cases (hypothesis).
+    """The long fuzzing run, by hand: every loader harness with 10,000 cases (hypothesis), then
+    10,000 coverage-guided inputs per loader (atheris).
 
     ``-- N`` sets another number of cases per harness. See docs/reliability.rst.
     """
@@ -269,11 +270,18 @@ def fuzz(session: nox.Session) -> None:
         *(str(PACKAGES / d / "tests") for d in dists),
         env={"CHAINER_FUZZ_EXAMPLES": examples},
     )
+    # The same loaders again, coverage-guided: atheris (libFuzzer), as many inputs per loader.
+    session.install("atheris", "h5py", "pillow", "protobuf")
+    script = str(ROOT / "ci" / "fuzz_atheris.py")
+    crashes = session.create_tmp()
+    for target in session.run("python", script, "list", silent=True).split():
+        session.run("python", script, target, f"-runs={examples}", f"-artifact_prefix={crashes}/")
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
 def soak(session: nox.Session) -> None:
-    """The long soak, by hand: the main job's loop for 20,000 iterations, NumPy and ChainerX.
+    """The long soak, by hand: the main job's loop for 20,000 iterations, NumPy and ChainerX,
+    and an MLP of ChainerX routines alone.
 
     ``-- N`` sets another number of iterations. See docs/reliability.rst.
     """
@@ -283,6 +291,10 @@ def soak(session: nox.Session) -> None:
     script = str(ROOT / "examples" / "mnist" / "soak.py")
     for device in ("@numpy", "native:0"):
         session.run("python", script, "--iterations", iterations, "--device", device)
+    # ChainerX alone (routines, graph, native device and its buffer cache), no Chainer on top.
+    session.run(
+        "python", script, "--iterations", iterations, "--loop", "chainerx-mlp", "--unit", "512"
+    )
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)

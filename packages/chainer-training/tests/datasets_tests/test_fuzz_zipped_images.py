@@ -47,16 +47,6 @@ def _images() -> dict[str, bytes]:
 IMAGES = _images()
 
 
-def _mutate(data: bytes, flips, cut) -> bytes:
-    mutated = bytearray(data)
-    for position, byte in flips:
-        if mutated:
-            mutated[position % len(mutated)] = byte
-    if cut is not None and mutated:
-        del mutated[cut % len(mutated) :]
-    return bytes(mutated)
-
-
 def _archive(members: list[tuple[str, bytes]], compression: int) -> bytes:
     buffer = io.BytesIO()
     with warnings.catch_warnings(), zipfile.ZipFile(buffer, "w", compression) as archive:
@@ -130,10 +120,10 @@ def test_mutated_archives(check):
         contents = [(name, IMAGES[format_]) for name, format_ in members]
         if where == "image" and contents:  # a corrupt image in a sound archive
             name, image = contents[0]
-            contents[0] = (name, _mutate(image, flips, cut))
+            contents[0] = (name, _fuzzing.mutate(image, flips, cut))
         data = _archive(contents, compression)
         if where == "archive":
-            data = _mutate(data, flips, cut)
+            data = _fuzzing.mutate(data, flips, cut)
         elif where == "random":
             data = b"PK\x03\x04" + body
         names = [name for name, _ in contents][:2] + (["missing.png"] if missing else [])

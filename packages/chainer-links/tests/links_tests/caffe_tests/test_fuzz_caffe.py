@@ -205,15 +205,6 @@ def _run(tmp_path, data: bytes, net: caffe_pb2.NetParameter | None = None):
 MUTATIONS = st.lists(st.tuples(st.integers(0, 2**16), st.integers(0, 255)), max_size=8)
 
 
-def _mutate(data: bytes, flips, cut) -> bytes:
-    mutated = bytearray(data)
-    for position, byte in flips:
-        mutated[position % len(mutated)] = byte
-    if cut is not None:
-        del mutated[cut % len(mutated) :]
-    return bytes(mutated)
-
-
 def _varint(value: int) -> bytes:
     out = bytearray()
     while value > 0x7F:
@@ -254,7 +245,7 @@ def test_random_mutated_and_spliced_bytes(tmp_path):
         if seed == "random":
             data = body
         else:
-            data = _mutate(SEEDS[seed].SerializeToString(), flips, cut)
+            data = _fuzzing.mutate(SEEDS[seed].SerializeToString(), flips, cut)
         if splice is not None:
             position, fragment = splice
             position %= len(data) + 1
