@@ -154,9 +154,11 @@ def test_a_damaged_chunk_length_does_not_reserve_what_it_states(tmp_path):
 
 def _zip_bytes(members, compression=zipfile.ZIP_STORED):
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression) as archive:
+    with zipfile.ZipFile(buffer, "w") as archive:
         for name, data in members:
-            archive.writestr(name, data)
+            member = zipfile.ZipInfo(name)  # (writestr refuses an empty name given as text)
+            member.compress_type = compression
+            archive.writestr(member, data)
     return bytearray(buffer.getvalue())
 
 
@@ -217,3 +219,12 @@ def test_an_lzma_dictionary_beyond_its_bound_is_refused_before_allocation(tmp_pa
     finally:
         tracemalloc.stop()
     assert peak < 2**20
+
+
+def test_a_zipped_member_with_an_empty_name_is_an_example(tmp_path):
+    # zipfile.ZipInfo.is_dir() fails on it (found by atheris)
+    path = tmp_path / "empty.zip"
+    path.write_bytes(_zip_bytes([("", _png(_rgb(2))), ("d/", b"")]))
+    dataset = datasets.ZippedImageDataset(path)
+    assert len(dataset) == 1
+    numpy.testing.assert_array_equal(dataset[0], _chw(_rgb(2)))

@@ -260,8 +260,11 @@ class ZippedImageDataset(DatasetMixin):
             functools.partial(_zip_archive.open_archive, self._zipfilename)
         )
         members = self._archive.infolist()
-        # Positions in the archive, so that members of the same name stay apart.
-        self._positions = [k for k, member in enumerate(members) if not member.is_dir()]
+        # Positions in the archive, so that members of the same name stay apart. (Not
+        # ZipInfo.is_dir(), which fails on an empty name.)
+        self._positions = [
+            k for k, member in enumerate(members) if not member.filename.endswith("/")
+        ]
         self._paths = [members[k].filename for k in self._positions]
         self._dtype = chainer.get_dtype(dtype)
 
