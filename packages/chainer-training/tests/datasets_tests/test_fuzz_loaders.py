@@ -30,6 +30,8 @@ from chainer.datasets import (
 )
 from chainer.testing import _fuzzing
 
+from ._sample_images import encoded_images
+
 hypothesis = pytest.importorskip("hypothesis")
 st = hypothesis.strategies
 pytestmark = pytest.mark.fuzz
@@ -208,13 +210,7 @@ def test_corrupt_images(tmp_path, monkeypatch):
     # Pillow's own guard against decompression bombs, lowered so that the allocation bound of
     # the cases holds: beyond twice this many pixels Pillow refuses an image.
     monkeypatch.setattr(image_module, "MAX_IMAGE_PIXELS", 2**18)
-    rng = numpy.random.default_rng(0)
-    valid = {}
-    for format_, mode in [("PNG", "RGB"), ("JPEG", "L"), ("GIF", "P"), ("BMP", "RGB")]:
-        buffer = io.BytesIO()
-        pixels = rng.integers(0, 256, (6, 5, 3), dtype=numpy.uint8)
-        image_module.fromarray(pixels).convert(mode).save(buffer, format=format_)
-        valid[format_] = buffer.getvalue()
+    valid = encoded_images(image_module)
     sandbox = tmp_path / "sandbox"
     sandbox.mkdir()
     path = tmp_path / "image"

@@ -21,6 +21,8 @@ import pytest
 from chainer.datasets import ZippedImageDataset
 from chainer.testing import _fuzzing
 
+from ._sample_images import encoded_images
+
 hypothesis = pytest.importorskip("hypothesis")
 Image = pytest.importorskip("PIL.Image")
 st = hypothesis.strategies
@@ -33,18 +35,7 @@ COMPRESSIONS = [zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zip
 BOMB_BYTES = 64 * 2**20
 
 
-def _images() -> dict[str, bytes]:
-    rng = numpy.random.default_rng(0)
-    found = {}
-    for format_, mode in [("PNG", "RGB"), ("JPEG", "L"), ("GIF", "P"), ("BMP", "RGB")]:
-        buffer = io.BytesIO()
-        pixels = rng.integers(0, 256, (6, 5, 3), dtype=numpy.uint8)
-        Image.fromarray(pixels).convert(mode).save(buffer, format=format_)
-        found[format_] = buffer.getvalue()
-    return found
-
-
-IMAGES = _images()
+IMAGES = encoded_images(Image)
 
 
 def _archive(members: list[tuple[str, bytes]], compression: int) -> bytes:
