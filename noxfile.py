@@ -173,7 +173,7 @@ def tests_core(session: nox.Session) -> None:
 @nox.session(name="tests-links", python=PYTHONS)
 def tests_links(session: nox.Session) -> None:
     """chainer-links with only chainer-core, installed from wheels."""
-    _test_distribution(session, "chainer-links")
+    _test_distribution(session, "chainer-links", pytest_args=_fuzz_selection(session))
 
 
 @nox.session(name="tests-training", python=PYTHONS)
@@ -238,7 +238,7 @@ def dev(session: nox.Session) -> None:
     session.install(*(f"-e{PACKAGES / d}" for d in DISTRIBUTIONS.values() if d != "chainer"))
     for dist in DISTRIBUTIONS:
         _install_test_group(session, dist)
-    # The fuzz harnesses ran in tests-core and tests-training already.
+    # The fuzz harnesses ran in tests-core, tests-links and tests-training already.
     _pytest(
         session,
         "-m",
@@ -252,12 +252,13 @@ def dev(session: nox.Session) -> None:
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
 def fuzz(session: nox.Session) -> None:
-    """The long fuzzing run, by hand: every loader harness with 10,000 cases (hypothesis).
+    """The long fuzzing run, by hand: every loader harness with 10,000 cases (hypothesis), then
+    10,000 coverage-guided inputs per loader (atheris).
 
     ``-- N`` sets another number of cases per harness. See docs/reliability.rst.
     """
     examples = session.posargs[0] if session.posargs else "10000"
-    dists = ("chainer-core", "chainer-training")
+    dists = ("chainer-core", "chainer-links", "chainer-training")
     session.install(*(f"-e{PACKAGES / d}" for d in dists))
     for dist in dists:
         _install_test_group(session, dist)
@@ -272,11 +273,18 @@ def fuzz(session: nox.Session) -> None:
         *(str(PACKAGES / d / "tests") for d in dists),
         env={"CHAINER_FUZZ_EXAMPLES": examples},
     )
+    # The same loaders again, coverage-guided: atheris (libFuzzer), as many inputs per loader.
+    session.install("atheris", "h5py", "pillow", "protobuf")
+    script = str(ROOT / "ci" / "fuzz_atheris.py")
+    crashes = session.create_tmp()
+    for target in session.run("python", script, "list", silent=True).split():
+        session.run("python", script, target, f"-runs={examples}", f"-artifact_prefix={crashes}/")
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)
 def soak(session: nox.Session) -> None:
-    """The long soak, by hand: the main job's loop for 20,000 iterations, NumPy and ChainerX.
+    """The long soak, by hand: the main job's loop for 20,000 iterations, NumPy and ChainerX,
+    and an MLP of ChainerX routines alone.
 
     ``-- N`` sets another number of iterations. See docs/reliability.rst.
     """
@@ -286,6 +294,10 @@ def soak(session: nox.Session) -> None:
     script = str(ROOT / "examples" / "mnist" / "soak.py")
     for device in ("@numpy", "native:0"):
         session.run("python", script, "--iterations", iterations, "--device", device)
+    # ChainerX alone (routines, graph, native device and its buffer cache), no Chainer on top.
+    session.run(
+        "python", script, "--iterations", iterations, "--loop", "chainerx-mlp", "--unit", "512"
+    )
 
 
 @nox.session(default=False, python=DEFAULT_PYTHON)

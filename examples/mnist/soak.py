@@ -6,12 +6,15 @@ memory traced by :mod:`tracemalloc` (Python objects and NumPy arrays) after the 
 Exits with status 1 when the peak of either over the second half of the samples exceeds its
 peak over the first half by more than its bound (leaks in the graph, reporter, iterators or
 snapshot writers would grow with the iterations). ChainerX arrays (``--device native:0``)
-live outside tracemalloc's view: the RSS covers them (the native backend allocates with
-malloc, without a cache of its own).
+live outside tracemalloc's view: the RSS covers them, and the native device's cache of freed
+buffers (256 KiB and more, by size, 512 MiB at most) fills during the warm-up.
+``--loop chainerx-mlp`` runs an MLP written with ChainerX routines alone (``chainerx.dot``,
+``relu``, ``log_softmax``, ``backward`` and an in-place SGD step) instead of the Trainer.
 
     python examples/mnist/soak.py --iterations 2000            # CI (the example session)
     python examples/mnist/soak.py --iterations 20000           # by hand (nox -s soak)
     python examples/mnist/soak.py --device native:0            # ChainerX arrays
+    python examples/mnist/soak.py --loop chainerx-mlp --unit 512
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ def parse_args(argv):
     parser.add_argument("--warmup", type=int, default=None, help="default: iterations // 2")
     parser.add_argument("--samples", type=int, default=20, help="memory samples after warm-up")
     parser.add_argument("--device", default="@numpy")
+    parser.add_argument("--loop", choices=["trainer", "chainerx-mlp"], default="trainer")
     parser.add_argument("--dataset", choices=["digits", "synthetic"], default="digits")
     parser.add_argument("--unit", type=int, default=256)
     parser.add_argument("--batchsize", type=int, default=64)
@@ -75,7 +79,9 @@ class MemorySampler(training.Extension):
         self.samples: list[tuple[int, int, int]] = []
 
     def __call__(self, trainer) -> None:
-        iteration = trainer.updater.iteration
+        self.record(trainer.updater.iteration)
+
+    def record(self, iteration: int) -> None:
         if iteration == self.warmup:
             tracemalloc.start()
         if iteration >= self.warmup and (iteration - self.warmup) % self.every == 0:
@@ -110,6 +116,42 @@ def run(args, out: str) -> MemorySampler:
     return sampler
 
 
+def run_chainerx_mlp(args) -> MemorySampler:
+    """The MLP of train_mnist.py written with ChainerX routines only: no Chainer links,
+    functions or Trainer, so what is measured is ChainerX (arrays, graph, native device)."""
+    import chainerx as chx
+
+    train, _ = load_digits() if args.dataset == "digits" else synthetic_digits()
+    x_all, t_all = (np.asarray(column) for column in zip(*train))
+    rng = np.random.default_rng(0)
+    sizes = (x_all.shape[1], args.unit, args.unit, 10)
+    params = []
+    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
+        weight = rng.standard_normal((n_in, n_out)) * np.sqrt(2 / n_in)
+        params.append(chx.array(weight.astype(np.float32)).require_grad())
+        params.append(chx.zeros((n_out,), chx.float32).require_grad())
+    eye = np.eye(10, dtype=np.float32)
+    sampler = MemorySampler(args.warmup, max((args.iterations - args.warmup) // args.samples, 1))
+    order = rng.permutation(len(x_all))
+    for iteration in range(1, args.iterations + 1):
+        start = (iteration - 1) * args.batchsize % (len(order) - args.batchsize)
+        batch = order[start : start + args.batchsize]
+        h = chx.array(x_all[batch])
+        for i in range(0, len(params), 2):
+            h = chx.dot(h, params[i]) + params[i + 1]
+            if i + 2 < len(params):
+                h = chx.relu(h)
+        loss = -(chx.log_softmax(h) * chx.array(eye[t_all[batch]])).sum() / len(batch)
+        loss.backward()
+        for param in params:
+            data = param.as_grad_stopped()
+            data -= 0.01 * param.grad
+            param.cleargrad()
+        sampler.record(iteration)
+    sampler.finalize()
+    return sampler
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     if args.dataset == "digits":
@@ -121,8 +163,12 @@ def main(argv=None) -> int:
     # tracemalloc triples the cost of an iteration: the default traces the second half.
     args.warmup = args.iterations // 2 if args.warmup is None else args.warmup
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory() as out:
-        sampler = run(args, out)
+    if args.loop == "chainerx-mlp":
+        args.device = "native:0"
+        sampler = run_chainerx_mlp(args)
+    else:
+        with tempfile.TemporaryDirectory() as out:
+            sampler = run(args, out)
     elapsed = time.perf_counter() - start
     # Each sample holds whatever the iteration had alive (a batch, an evaluation): compare
     # the peaks of the first and the second half of the samples, so that only growth with
@@ -134,7 +180,8 @@ def main(argv=None) -> int:
     traced_growth = max(s[2] for s in second) - traced0
     mib = 2.0**20
     print(
-        f"soak: {args.iterations} iterations on {args.device} in {elapsed:.1f} s; after "
+        f"soak: {args.iterations} iterations of the {args.loop} loop on {args.device} in "
+        f"{elapsed:.1f} s; after "
         f"{args.warmup} warm-up iterations, {len(sampler.samples)} samples: RSS "
         f"{rss0 / mib:.1f} MiB, grew {rss_growth / mib:+.2f} MiB (bound "
         f"{args.max_rss_growth_mib}); traced {traced0 / mib:.2f} MiB, grew "

@@ -66,3 +66,10 @@ def test_the_number_of_cases_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv(_fuzzing.EXAMPLES_ENV, "many")
     with pytest.raises(ValueError, match="must be a positive integer, got 'many'"):
         _fuzzing.examples()
+
+
+def test_mutate_writes_each_flip_modulo_the_length_then_cuts():
+    assert _fuzzing.mutate(b"abcdef", [(1, ord("X")), (9, ord("Y"))], None) == b"aXcYef"
+    assert _fuzzing.mutate(b"abcdef", [], 8) == b"ab"
+    assert _fuzzing.mutate(b"abcdef", [(0, 0)], 0) == b""
+    assert _fuzzing.mutate(b"", [(3, 1)], 2) == b""

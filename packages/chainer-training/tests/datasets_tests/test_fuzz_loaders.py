@@ -30,22 +30,14 @@ from chainer.datasets import (
 )
 from chainer.testing import _fuzzing
 
+from ._sample_images import encoded_images
+
 hypothesis = pytest.importorskip("hypothesis")
 st = hypothesis.strategies
 pytestmark = pytest.mark.fuzz
 SETTINGS = _fuzzing.hypothesis_settings()
 MUTATIONS = st.lists(st.tuples(st.integers(0, 2**20), st.integers(0, 255)), max_size=8)
 CUTS = st.one_of(st.none(), st.integers(0, 2**20))
-
-
-def _mutate(data: bytes, flips, cut) -> bytes:
-    mutated = bytearray(data)
-    for position, byte in flips:
-        if mutated:
-            mutated[position % len(mutated)] = byte
-    if cut is not None and mutated:
-        del mutated[cut % len(mutated) :]
-    return bytes(mutated)
 
 
 @pytest.fixture
@@ -102,7 +94,7 @@ def test_idx_files(downloaded):
         elif kind == "gzip":
             data = gzip.compress(body)
         else:
-            data = _mutate(_idx(shape, body, magic), flips, cut)
+            data = _fuzzing.mutate(_idx(shape, body, magic), flips, cut)
         downloaded(data)
         result = []
         caught = _fuzzing.run_case(
@@ -149,11 +141,11 @@ def test_cifar_archives(downloaded, make_tarball):
     def case(where, protocol, body, flips, cut):
         train = _batch(2, protocol)
         if where == "pickle":
-            train = _mutate(train, flips, cut)
+            train = _fuzzing.mutate(train, flips, cut)
         members = {"cifar-100-python/train": train, "cifar-100-python/test": valid_test}
         data = make_tarball(members)
         if where == "tarball":
-            data = _mutate(data, flips, cut)
+            data = _fuzzing.mutate(data, flips, cut)
         elif where == "random":
             data = body
         downloaded(data)
@@ -194,7 +186,7 @@ def test_svhn_mat_files(downloaded):
     )
     def case(source, body, flips, cut):
         data = {"compressed": compressed, "plain": plain, "random": body}[source]
-        downloaded(_mutate(data, flips, cut))
+        downloaded(_fuzzing.mutate(data, flips, cut))
         result = []
         caught = _fuzzing.run_case(
             lambda: result.append(svhn._retrieve("train", scipy_io)),
@@ -218,13 +210,7 @@ def test_corrupt_images(tmp_path, monkeypatch):
     # Pillow's own guard against decompression bombs, lowered so that the allocation bound of
     # the cases holds: beyond twice this many pixels Pillow refuses an image.
     monkeypatch.setattr(image_module, "MAX_IMAGE_PIXELS", 2**18)
-    rng = numpy.random.default_rng(0)
-    valid = {}
-    for format_, mode in [("PNG", "RGB"), ("JPEG", "L"), ("GIF", "P"), ("BMP", "RGB")]:
-        buffer = io.BytesIO()
-        pixels = rng.integers(0, 256, (6, 5, 3), dtype=numpy.uint8)
-        image_module.fromarray(pixels).convert(mode).save(buffer, format=format_)
-        valid[format_] = buffer.getvalue()
+    valid = encoded_images(image_module)
     sandbox = tmp_path / "sandbox"
     sandbox.mkdir()
     path = tmp_path / "image"
@@ -240,7 +226,7 @@ def test_corrupt_images(tmp_path, monkeypatch):
         cut=CUTS,
     )
     def case(format_, body, flips, cut):
-        path.write_bytes(_mutate(valid.get(format_, body), flips, cut))
+        path.write_bytes(_fuzzing.mutate(valid.get(format_, body), flips, cut))
         dataset = ImageDataset([path.name], root=str(tmp_path))
         result = []
         caught = _fuzzing.run_case(
@@ -343,7 +329,7 @@ def test_pickle_dataset_files(tmp_path):
             data = body
         else:
             examples = plain + ([_Hostile()] if source == "hostile" else [])
-            data = _mutate(_pickle_file(examples, protocol), flips, cut)
+            data = _fuzzing.mutate(_pickle_file(examples, protocol), flips, cut)
 
         def read() -> None:
             dataset = PickleDataset(io.BytesIO(data))

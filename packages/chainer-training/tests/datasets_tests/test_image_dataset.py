@@ -150,3 +150,81 @@ def test_a_damaged_chunk_length_does_not_reserve_what_it_states(tmp_path):
         assert tracemalloc.get_traced_memory()[1] < 8 * 2**20
     finally:
         tracemalloc.stop()
+
+
+def _zip_bytes(members, compression=zipfile.ZIP_STORED):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in members:
+            member = zipfile.ZipInfo(name)  # (writestr refuses an empty name given as text)
+            member.compress_type = compression
+            archive.writestr(member, data)
+    return bytearray(buffer.getvalue())
+
+
+def _png(array):
+    buffer = io.BytesIO()
+    Image.fromarray(array).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _compressed_data_offset(data, name):
+    """Where the member's compressed data starts (after its local header)."""
+    start = data.index(b"PK\x03\x04" + data[4:8])  # the first local header
+    assert data[start + 30 : start + 30 + len(name)] == name.encode()
+    extra = int.from_bytes(data[start + 28 : start + 30], "little")
+    return start + 30 + len(name) + extra
+
+
+def test_zipped_members_of_one_name_are_read_apart(tmp_path):
+    path = tmp_path / "twice.zip"
+    with pytest.warns(UserWarning, match="Duplicate name"):
+        path.write_bytes(_zip_bytes([("x.png", _png(_rgb(0))), ("x.png", _png(_rgb(1)))]))
+    dataset = datasets.ZippedImageDataset(path)
+    numpy.testing.assert_array_equal(dataset[0], _chw(_rgb(0)))
+    numpy.testing.assert_array_equal(dataset[1], _chw(_rgb(1)))
+    numpy.testing.assert_array_equal(dataset.get_example("x.png"), _chw(_rgb(1)))  # the last
+
+
+def test_a_damaged_zip_archive_is_bad_zip_file_naming_it(tmp_path):
+    path = tmp_path / "not.zip"
+    path.write_bytes(b"PK\x03\x04" + bytes(40))
+    with pytest.raises(zipfile.BadZipFile, match=f"the zip archive '{path}' is damaged"):
+        datasets.ZippedImageDataset(path)
+
+
+def test_a_damaged_deflate_stream_is_a_damaged_archive_not_image(tmp_path):
+    data = _zip_bytes([("a.png", _png(_rgb(0)))], zipfile.ZIP_DEFLATED)
+    data[_compressed_data_offset(data, "a.png")] = 0xFF  # block type 3: reserved
+    path = tmp_path / "a.zip"
+    path.write_bytes(data)
+    dataset = datasets.ZippedImageDataset(path)
+    with pytest.raises(zipfile.BadZipFile, match="the member 'a.png' of the zip archive .*zlib"):
+        dataset[0]
+
+
+def test_an_lzma_dictionary_beyond_its_bound_is_refused_before_allocation(tmp_path):
+    data = _zip_bytes([("a.png", _png(_rgb(0)))], zipfile.ZIP_LZMA)
+    start = _compressed_data_offset(data, "a.png")
+    assert int.from_bytes(data[start + 5 : start + 9], "little") == 8 * 2**20  # zipfile's
+    data[start + 5 : start + 9] = (2**31).to_bytes(4, "little")
+    path = tmp_path / "a.zip"
+    path.write_bytes(data)
+    dataset = datasets.ZippedImageDataset(path)
+    tracemalloc.start()
+    try:
+        with pytest.raises(zipfile.BadZipFile, match="LZMA dictionary of 2147483648 bytes"):
+            dataset[0]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20
+
+
+def test_a_zipped_member_with_an_empty_name_is_an_example(tmp_path):
+    # zipfile.ZipInfo.is_dir() fails on it (found by atheris)
+    path = tmp_path / "empty.zip"
+    path.write_bytes(_zip_bytes([("", _png(_rgb(2))), ("d/", b"")]))
+    dataset = datasets.ZippedImageDataset(path)
+    assert len(dataset) == 1
+    numpy.testing.assert_array_equal(dataset[0], _chw(_rgb(2)))

@@ -16,7 +16,7 @@ import os
 import signal
 import time
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 #: Cases per harness in CI; ``CHAINER_FUZZ_EXAMPLES`` overrides it.
@@ -44,6 +44,20 @@ def hypothesis_settings() -> Any:
         derandomize=True,
         suppress_health_check=list(hypothesis.HealthCheck),
     )
+
+
+def mutate(data: bytes, flips: Iterable[tuple[int, int]], cut: int | None) -> bytes:
+    """``data`` with each ``(position, value)`` of ``flips`` written at ``position`` modulo
+    its length, then cut to ``cut`` modulo its length (unless ``cut`` is None); empty data
+    stays empty. The harnesses draw ``flips`` and ``cut`` and mutate a valid file with them."""
+    mutated = bytearray(data)
+    if not mutated:
+        return b""
+    for position, value in flips:
+        mutated[position % len(mutated)] = value
+    if cut is not None:
+        del mutated[cut % len(mutated) :]
+    return bytes(mutated)
 
 
 class CaseTimeout(BaseException):

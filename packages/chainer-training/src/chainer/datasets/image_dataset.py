@@ -13,12 +13,10 @@ import bisect
 import contextlib
 import functools
 import importlib.util
-import io
 import itertools
 import operator
 import os
 import struct
-import zipfile
 import zlib
 from collections.abc import Sequence
 from typing import Any
@@ -27,6 +25,7 @@ import numpy
 
 import chainer
 from chainer.dataset.dataset_mixin import DatasetMixin
+from chainer.datasets import _zip_archive
 from chainer.datasets._process_local import ProcessLocal
 
 #: Whether Pillow, which these datasets read images with, is installed (found without
@@ -234,17 +233,39 @@ class ZippedImageDataset(DatasetMixin):
 
     Every file member of the archive (directories excluded) is an example, in archive
     order. The archive is opened separately in each process that reads it, so the dataset
-    works with :class:`~chainer.iterators.MultiprocessIterator` and can be pickled.
+    works with :class:`~chainer.iterators.MultiprocessIterator` and can be pickled. Nothing
+    is extracted: member names (``..``, absolute paths) never become file paths.
+
+    An image is decoded while it is decompressed, so a member is never held whole in
+    memory (Pillow's ``MAX_IMAGE_PIXELS`` bounds the image); the rest of the member is then
+    read through, in chunks, to check its CRC.
 
     Args:
         zipfilename: The path of the zip archive.
         dtype: The dtype of the image arrays (``None``: ``chainer.config.dtype``).
+
+    Raises:
+        zipfile.BadZipFile: The archive, or the member read, is damaged (also for a member
+            compressed with a method :mod:`zipfile` cannot read, or encrypted); the message
+            names the archive.
+        OSError: The member is not an image Pillow reads, or a damaged one (the message
+            names the member).
+        KeyError: :meth:`get_example` was given a name that is not in the archive.
     """
 
     def __init__(self, zipfilename: str | os.PathLike, dtype: Any = None) -> None:
         _pillow_image_module(type(self).__name__)
-        self._archive = ProcessLocal(functools.partial(zipfile.ZipFile, os.fspath(zipfilename)))
-        self._paths = [name for name in self._archive.namelist() if not name.endswith("/")]
+        self._zipfilename = os.fspath(zipfilename)
+        self._archive = ProcessLocal(
+            functools.partial(_zip_archive.open_archive, self._zipfilename)
+        )
+        members = self._archive.infolist()
+        # Positions in the archive, so that members of the same name stay apart. (Not
+        # ZipInfo.is_dir(), which fails on an empty name.)
+        self._positions = [
+            k for k, member in enumerate(members) if not member.filename.endswith("/")
+        ]
+        self._paths = [members[k].filename for k in self._positions]
         self._dtype = chainer.get_dtype(dtype)
 
     def __len__(self) -> int:
@@ -253,11 +274,39 @@ class ZippedImageDataset(DatasetMixin):
     def get_example(self, i_or_filename: int | str) -> numpy.ndarray:
         """Read an image, given by its index or by its member name in the archive."""
         if isinstance(i_or_filename, str):
-            name = i_or_filename
+            member = self._archive.getinfo(i_or_filename)
         else:
-            name = self._paths[_checked_index(i_or_filename, len(self), "ZippedImageDataset")]
-        data = self._archive.read(name)
-        return _read_image(io.BytesIO(data), self._dtype, name)
+            index = _checked_index(i_or_filename, len(self), "ZippedImageDataset")
+            member = self._archive.infolist()[self._positions[index]]
+        name = member.filename
+        with _zip_archive.archive_errors(self._zipfilename, name):
+            _zip_archive.check_lzma_dictionary(self._zipfilename, member)
+            stream = self._archive.open(member)
+        with stream:
+            reads = _MemberReads(stream, self._zipfilename, name)
+            image = _read_image(reads, self._dtype, name)
+            reads.read_to_end()
+        return image
+
+
+class _MemberReads(_ChunkedReads):
+    """The chunked reads of a zip member, with its decompression errors as BadZipFile (which
+    the image reader lets through, so that they are not taken for a damaged image)."""
+
+    def __init__(self, stream: Any, archive: str, name: str) -> None:
+        super().__init__(stream)
+        self._archive_name, self._member_name = archive, name
+
+    def read(self, size: int | None = -1) -> bytes:
+        try:
+            return super().read(size)
+        except (*_zip_archive.DAMAGED_ARCHIVE_ERRORS, OSError) as error:  # bz2: OSError
+            raise _zip_archive.damaged(self._archive_name, self._member_name, error) from error
+
+    def read_to_end(self) -> None:
+        """Read the rest of the member, so that zipfile checks its CRC."""
+        while self.read(2**20):
+            pass
 
 
 class MultiZippedImageDataset(DatasetMixin):

@@ -27,6 +27,39 @@ def blob_dims(blob: tp.Any) -> list[int]:
     return [blob.num, blob.channels, blob.height, blob.width]
 
 
+def checked_shape(blob: tp.Any, layer_name: str) -> tuple[int, ...]:
+    """The shape of a blob, checked against the number of values it holds (before anything
+    of that shape is allocated)."""
+    dims = tuple(blob_dims(blob))
+    size = len(blob.data) or len(blob.double_data)
+    if any(d < 0 for d in dims) or numpy.prod(dims, dtype=object) != size:
+        raise ValueError(
+            f"layer {layer_name!r}: a blob of shape {list(dims)} holds {size} values; the "
+            "model file is damaged or inconsistent"
+        )
+    return dims
+
+
+def check_text(layer: tp.Any) -> None:
+    """Layer and blob names are text (protobuf hands invalid UTF-8 over as bytes)."""
+    for value in (layer.name, *layer.bottom, *layer.top):
+        if not isinstance(value, str):
+            raise ValueError(
+                f"a layer or blob name is not valid UTF-8 text: {value!r}; the model file is "
+                "damaged"
+            )
+
+
+def check_at_least(layer_name: str, field: str, value: tp.Any, minimum: int) -> None:
+    """Each of ``value`` (a number or a tuple) is at least ``minimum``."""
+    values = value if isinstance(value, tuple) else (value,)
+    if any(v < minimum for v in values):
+        raise ValueError(
+            f"layer {layer_name!r}: {field} must be at least {minimum}, the model gives "
+            f"{value}; the model file is damaged or inconsistent"
+        )
+
+
 def require_blobs(layer: tp.Any, count: int) -> tp.Sequence:
     if len(layer.blobs) < count:
         raise ValueError(
@@ -36,10 +69,22 @@ def require_blobs(layer: tp.Any, count: int) -> tp.Sequence:
     return layer.blobs
 
 
-def num_and_channels(blob: tp.Any) -> tuple[int, int]:
+def num_and_channels(blob: tp.Any, layer_name: str) -> tuple[int, int]:
+    """The number of filters and of input channels a convolution's weight blob states."""
     dims = blob_dims(blob)
+    if len(dims) < 2:
+        raise ValueError(
+            f"layer {layer_name!r}: a convolution weight blob needs at least 2 dimensions "
+            f"(filters, channels, ...), the model gives the shape {dims}; the model file is "
+            "damaged or inconsistent"
+        )
     num = blob.num if blob.num > 0 else dims[0]
     channels = blob.channels if blob.channels > 0 else dims[1]
+    if num <= 0 or channels <= 0:
+        raise ValueError(
+            f"layer {layer_name!r}: a convolution weight blob of shape {dims} states "
+            f"{num} filters of {channels} channels; the model file is damaged or inconsistent"
+        )
     return num, channels
 
 

@@ -135,6 +135,7 @@ class CaffeFunction(link.Chain):
         return tuple(variables[blob] for blob in outputs)
 
     def _setup_layer(self, setup: tp.Callable | None, layer: tp.Any, type_name: str) -> None:
+        params.check_text(layer)
         if setup is None:
             warnings.warn(
                 f"Skip the layer {layer.name!r}, since CaffeFunction does not support "
@@ -151,7 +152,12 @@ class CaffeFunction(link.Chain):
 
     def _add_child(self, layer: tp.Any, child: link.Link, **call_options: tp.Any) -> None:
         name = layer.name
-        if hasattr(self, name) and name not in self._children:
+        if name in self._children:
+            raise ValueError(
+                f"two Caffe layers with parameters are named {name!r}: the model file is "
+                "damaged or inconsistent"
+            )
+        if hasattr(self, name):
             raise ValueError(
                 f"the Caffe layer {name!r} cannot become a child link: CaffeFunction has an "
                 "attribute of that name"
@@ -184,11 +190,21 @@ class CaffeFunction(link.Chain):
                 "(only the channel axis 1)"
             )
         weight = params.require_blobs(layer, 1 + int(param.bias_term))[0]
-        num, channels = params.num_and_channels(weight)
+        num, channels = params.num_and_channels(weight, layer.name)
         ksize = params.pair_param(param, "kernel", layer.name, default=None)
         if ksize is None:
             raise RuntimeError(f"layer {layer.name!r} gives no kernel size")
         group = param.group
+        stride = params.pair_param(param, "stride", layer.name, default=1)
+        pad = params.pair_param(param, "pad", layer.name, default=0)
+        dilate = params.repeated_value(param.dilation, "dilation", layer.name, default=1)
+        for field, value, minimum in [
+            ("the kernel size", ksize, 1),
+            ("group", group, 1),
+            ("stride", stride, 1),
+            ("dilation", dilate, 1),
+        ]:
+            params.check_at_least(layer.name, field, value, minimum)
         # Grouped weights become one block-diagonal kernel, as in Chainer v7.
         in_channels, out_channels = (
             (num, channels * group) if transposed else (channels * group, num)
@@ -202,12 +218,12 @@ class CaffeFunction(link.Chain):
             in_channels,
             out_channels,
             ksize,
-            params.pair_param(param, "stride", layer.name, default=1),
-            params.pair_param(param, "pad", layer.name, default=0),
+            stride,
+            pad,
             nobias=not param.bias_term,
             initialW=W,
             initial_bias=bias,
-            dilate=params.repeated_value(param.dilation, "dilation", layer.name, default=1),
+            dilate=dilate,
         )
         self._add_child(layer, child)
 
@@ -230,7 +246,8 @@ class CaffeFunction(link.Chain):
                 f"layer {layer.name!r}: a {len(dims)}-dimensional InnerProduct weight is not "
                 "supported (2 or 4 dimensions)"
             )
-        W = params.blob_values(weight, layer.name)[: rows * columns].reshape(rows, columns)
+        params.check_at_least(layer.name, "the weight's shape", (rows, columns), 1)
+        W = params.blob_values(weight, layer.name, rows * columns).reshape(rows, columns)
         if param.transpose:
             W = W.T
         out_size, in_size = W.shape
@@ -254,7 +271,7 @@ class CaffeFunction(link.Chain):
         var = params.blob_values(blobs[1], layer.name, mean.size)
         if len(blobs) >= 3:
             # Caffe keeps the running sums and their weight: statistic = sum / weight.
-            factor = params.blob_values(blobs[2], layer.name)[0]
+            factor = params.blob_values(blobs[2], layer.name, 1)[0]
             scale_by = 0.0 if factor == 0 else 1.0 / factor
             mean, var = mean * scale_by, var * scale_by
         child = batch_normalization.BatchNormalization(
@@ -279,7 +296,7 @@ class CaffeFunction(link.Chain):
         if len(layer.bottom) < 2:
             # The scale is a learnt parameter.
             blobs = params.require_blobs(layer, 1 + int(param.bias_term))
-            W_shape = tuple(params.blob_dims(blobs[0]))
+            W_shape = params.checked_shape(blobs[0], layer.name)
             child = scale.Scale(param.axis, W_shape, param.bias_term)
             child.W.array[...] = params.blob_values(blobs[0], layer.name, child.W.size).reshape(
                 W_shape
@@ -288,7 +305,7 @@ class CaffeFunction(link.Chain):
         else:
             # The scale is the second bottom.
             blobs = params.require_blobs(layer, int(param.bias_term))
-            bias_shape = tuple(params.blob_dims(blobs[0])) if param.bias_term else None
+            bias_shape = params.checked_shape(blobs[0], layer.name) if param.bias_term else None
             child = scale.Scale(param.axis, bias_term=param.bias_term, bias_shape=bias_shape)
             bias_blob = blobs[0] if param.bias_term else None
         if bias_blob is not None:
@@ -315,6 +332,9 @@ class CaffeFunction(link.Chain):
         if param.round_mode == param.FLOOR and param.pool == param.MAX:
             options["cover_all"] = False
         ksize = params.pair_param(param, "kernel", layer.name, default=0)
+        params.check_at_least(layer.name, "stride", options["stride"], 1)
+        if not param.global_pooling or ksize:
+            params.check_at_least(layer.name, "the kernel size", ksize, 1)
         if param.global_pooling and not ksize:
             self._add_layer(layer, calls.GlobalPooling(name, **options))
         else:
@@ -327,6 +347,7 @@ class CaffeFunction(link.Chain):
             raise RuntimeError(
                 f"layer {layer.name!r}: within-channel LRN is not supported (only ACROSS_CHANNELS)"
             )
+        params.check_at_least(layer.name, "local_size", param.local_size, 1)
         forward = calls.FunctionCall(
             "local_response_normalization",
             n=param.local_size,
@@ -399,6 +420,11 @@ class CaffeFunction(link.Chain):
 
     @_layer("Split", "SPLIT")
     def _setup_split(self, layer: tp.Any) -> None:
+        if len(layer.bottom) != 1:
+            raise ValueError(
+                f"Split layer {layer.name!r} has {len(layer.bottom)} bottoms, expected 1; the "
+                "model file is damaged or inconsistent"
+            )
         for top in layer.top:
             self.split_map[top] = layer.bottom[0]
 
