@@ -237,10 +237,11 @@ class UpdateRule:
     def _prepare(self, param) -> None:
         """Create the state on first use and keep its arrays on the parameter's device."""
         device = param.device
-        with device.create_context():
-            if self._state is None:
+        if self._state is None:
+            with device.create_context():
                 self._state = {}
                 self.init_state(param)
+        if self._state:
             array_types = backend.get_array_types()
             for key, value in self._state.items():
                 if isinstance(value, array_types) and not device.is_array_supported(value):

@@ -123,14 +123,13 @@ class ChainerxDevice(Device):
 
         On the CUDA backend the matching CuPy device becomes current as well.
         """
-        return self._using()
+        if self.device.backend.name == "cuda":
+            return self._using_cuda()
+        return self.xp.using_device(self.device)  # optimizers enter it per parameter: no wrapper
 
     @contextlib.contextmanager
-    def _using(self) -> Iterator[None]:
-        with contextlib.ExitStack() as stack:
-            if self.device.backend.name == "cuda":
-                stack.enter_context(self.fallback_device.create_context())
-            stack.enter_context(self.xp.using_device(self.device))
+    def _using_cuda(self) -> Iterator[None]:
+        with self.fallback_device.create_context(), self.xp.using_device(self.device):
             yield
 
     def send_array(self, array):

@@ -26,6 +26,11 @@ class ReLU(FunctionNode):
         self.retain_outputs((0,))
         return (force_array(_get_array_module(x).maximum(x, 0, dtype=x.dtype)),)
 
+    def forward_chainerx(self, inputs: tuple) -> tuple:
+        import chainerx
+
+        return (chainerx.relu(inputs[0]),)
+
     def _static_kernel(self, inputs: tuple, outputs: tuple):
         """For a static schedule: ``forward`` written into ``outputs`` (NumPy arrays)."""
         x, y = inputs[0], outputs[0]

@@ -8,7 +8,7 @@ import numpy
 
 from chainer._ops.array_ops import reshape
 from chainer._ops.array_ops import sum as _sum
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.connection._checks import (
     expect_bias,
     expect_count,
@@ -51,6 +51,14 @@ class LinearFunction(FunctionNode):
         if len(inputs) == 3:
             y += inputs[2]
         return (y,)
+
+    def forward_chainerx(self, inputs: tuple):
+        # chainerx.linear promotes mixed dtypes; Chainer keeps x's dtype: NumPy does those.
+        if any(a.dtype != inputs[0].dtype for a in inputs[1:]):
+            return Fallback
+        import chainerx
+
+        return (chainerx.linear(*inputs),)
 
     def _static_kernel(self, inputs: tuple, outputs: tuple):
         """For a static schedule: ``forward`` written into ``outputs`` (NumPy, one dtype)."""

@@ -14,7 +14,7 @@ import numpy
 
 from chainer import backend
 from chainer._ops import array_ops
-from chainer.function_node import FunctionNode
+from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.activation.softmax import softmax
 from chainer.functions.loss import _checks
 from chainer.utils.type_check import InvalidType
@@ -155,6 +155,26 @@ class SoftmaxCrossEntropy(FunctionNode):
             self._coeff = 1.0 / max(count, 1)
             return (xp.asarray(loss.sum() * -self._coeff, dtype=x.dtype),)
         return ((-loss).reshape(loss_shape).astype(x.dtype, copy=False),)
+
+    def forward_chainerx(self, inputs: tuple):
+        """ChainerX's fused routine for the common case: (n, c) scores, labels, mean, no class
+        weights, ignore label -1; anything else falls back."""
+        x, t = inputs
+        if (
+            self.reduce != "mean"
+            or self.class_weight is not None
+            or self.ignore_label != -1
+            or x.ndim != 2
+            or t.dtype.kind != "i"
+            or x.dtype == _float16
+        ):
+            return Fallback
+        import chainerx
+
+        may_ignore = _checks.check_labels(numpy.asarray(t), x.shape[1], self.ignore_label)
+        count = int((t != -1).sum()) if may_ignore and self.normalize else len(t)
+        loss = chainerx.softmax_cross_entropy(x, t).sum()
+        return (loss * (1.0 / max(count, 1)),)
 
     def _hard_target_loss(self, xp, shifted, log_total, t, n_class: int):
         """Weighted log-probabilities of the labels, one per row (ignored rows are zero).
