@@ -203,11 +203,14 @@ class TestVariableApi:
         numpy.testing.assert_array_equal(host(x.grad_var.array), numpy.ones(3))
         x.addgrad(Variable(chx(rand(3)), grad=chx(numpy.full(3, 2.0))))
         numpy.testing.assert_array_equal(host(x.grad), numpy.full(3, 3.0))
-        x.grad_var = Variable(chx(numpy.full(3, 5.0)))
+        x.grad = chx(numpy.full(3, 5.0))
         numpy.testing.assert_array_equal(host(x.grad), numpy.full(3, 5.0))
         with pytest.warns(DeprecationWarning):
             x.zerograd()
         numpy.testing.assert_array_equal(host(x.grad), numpy.zeros(3))
+        x.grad_var = Variable(chx(numpy.full(3, 5.0)))  # a gradient in a graph
+        with pytest.warns(DeprecationWarning), pytest.raises(chainerx.ChainerxError):
+            x.zerograd()  # v7: zeroed in place, refused in a graph
         x.cleargrad()
         assert x.grad is None
         with pytest.raises(TypeError, match="must be a chainerx.* like its array"):
@@ -231,16 +234,39 @@ class TestVariableApi:
         chainer.functions.sum(z).backward()
         assert x.grad is None
 
-    def test_to_device_between_native_and_numpy_keeps_array_and_grad(self):
+    def test_to_device_between_native_and_numpy(self):
         x = Variable(rand(3))
         x.grad = numpy.ones(3)
         x.to_device("native:0")
         assert isinstance(x.array, chainerx.ndarray) and x.chx_array.is_grad_required()
         numpy.testing.assert_array_equal(host(x.grad), numpy.ones(3))
-        x.to_device("@numpy")
-        assert isinstance(x.array, numpy.ndarray)
-        numpy.testing.assert_array_equal(x.grad, numpy.ones(3))
-        numpy.testing.assert_array_equal(x.array, rand(3))
+        with pytest.raises(RuntimeError, match="cannot move to the non-ChainerX device"):
+            x.to_device("@numpy")  # v7: its graph is ChainerX's
+        p = chainer.Parameter(rand(3))
+        p.to_device("native:0")
+        assert p.grad is None  # a parameter made from an array has no gradient yet
+        p.grad = chx(numpy.ones(3))
+        p.to_device("@numpy")  # a parameter may leave (links move back and forth)
+        assert isinstance(p.array, numpy.ndarray)
+        numpy.testing.assert_array_equal(p.grad, numpy.ones(3))
+        numpy.testing.assert_array_equal(p.array, rand(3))
+
+    def test_grad_of_a_variable_out_of_the_graph_and_addgrad_across_kinds(self):
+        x = Variable(chx(rand(3)), requires_grad=False)
+        with pytest.raises(RuntimeError, match="does not require grad"):
+            x.grad = chx(numpy.ones(3))
+        y = Variable(rand(3), grad=numpy.ones(3))
+        with pytest.raises(RuntimeError, match="addgrad between a ChainerX variable"):
+            Variable(chx(rand(3))).addgrad(y)
+
+    def test_grad_var_is_the_same_object_while_the_gradient_is(self):
+        x = Variable(chx(rand(3)))
+        gv = Variable(chx(numpy.ones(3)))
+        x.grad_var = gv
+        assert x.grad_var is gv
+        chainer.functions.sum(square(x)).backward()  # accumulates: a new gradient array
+        assert x.grad_var is not gv and x.grad_var is x.grad_var
+        assert chainer.as_array(x) is x.array
 
     def test_parameter_with_initializer_on_native(self):
         p = chainer.Parameter(chainer.initializers.Constant(2.0), (2, 3))
@@ -250,7 +276,7 @@ class TestVariableApi:
         q.to_device("native:0")
         q.initialize((2,))
         assert q.chx_array.is_grad_required()
-        assert numpy.isnan(host(q.grad)).all()  # v7: NaN until cleared
+        assert numpy.isnan(host(q.grad)).all()  # NaN until cleared, as on NumPy (v7)
         q.cleargrad()
         chainer.functions.sum(square(q)).backward()
         numpy.testing.assert_array_equal(host(q.grad), numpy.full(2, 2.0))

@@ -94,17 +94,24 @@ def fallback(node, in_data: tuple, first):
     retain_in = node._input_indexes_to_retain or ()
     retain_out = node._output_indexes_to_retain or ()
     metas = tuple([None if x is None else (x.shape, x.dtype) for x in in_data])
+    present = tuple([i for i, y in enumerate(outputs) if y is not None])  # v7 allows None
+    position = {i: k for k, i in enumerate(present)}
+    kept_out = [position[i] for i in retain_out if i in position]
+    layout = (metas, retain_in, retain_out, present, len(outputs))
 
     # The callback keeps the node, never the outputs (their graph nodes own the callback).
     def backward(target_indexes, grad_outputs, retained_inputs, retained_outputs):
         return _fallback_backward(
-            node, metas, retain_in, retain_out, target_indexes, grad_outputs,
-            retained_inputs, retained_outputs,
-        )  # fmt: skip
+            node, layout, target_indexes, grad_outputs, retained_inputs, retained_outputs
+        )
 
-    return tuple(
-        _core._function_node_forward(in_data, outputs, retain_in, retain_out, backward, node.label)
+    connected = _core._function_node_forward(
+        in_data, [outputs[i] for i in present], retain_in, kept_out, backward, node.label
     )
+    result = [None] * len(outputs)
+    for i, y in zip(present, connected, strict=True):
+        result[i] = y
+    return tuple(result)
 
 
 def _meta_node(meta) -> VariableNode:
@@ -120,22 +127,28 @@ def _meta_node(meta) -> VariableNode:
     return node
 
 
-def _fallback_backward(
-    node, metas, retain_in, retain_out, target_indexes, grad_outputs, rin, rout
-) -> list:
+def _fallback_backward(node, layout, target_indexes, grad_outputs, rin, rout) -> list:
     """Run ``node.backward`` (written with Chainer functions) on ChainerX gradients."""
+    metas, retain_in, retain_out, present, n_outputs = layout
+    gys = [None] * n_outputs
+    for i, gy in zip(present, grad_outputs, strict=True):
+        gys[i] = wrap(gy)
+    kept = iter(rout)
+    retained_outputs = [next(kept) if i in present else None for i in retain_out]
     node.inputs = tuple([_meta_node(meta) for meta in metas])
     node._input_indexes_to_retain = retain_in
     node._output_indexes_to_retain = retain_out
     node._chainerx_retained = (
         tuple([None if x is None else wrap(x) for x in rin]),
-        tuple([wrap(y) for y in rout]),
+        tuple([None if y is None else wrap(y) for y in retained_outputs]),
     )
+    node.outputs = (None,) * n_outputs  # for output_data (the arrays retained)
+    node._retained_output_data = tuple(retained_outputs)
     try:
-        gxs = node._backward_target(tuple(target_indexes), tuple([wrap(g) for g in grad_outputs]))
+        gxs = node._backward_target(tuple(target_indexes), tuple(gys))
     finally:
-        node._chainerx_retained = None
-        node.inputs = None
+        node._chainerx_retained = node._retained_output_data = None
+        node.inputs = node.outputs = None
     device = node.chainerx_device
     return [
         None if gx is None else device.send(gx._array if isinstance(gx, Variable) else gx)
@@ -247,9 +260,18 @@ def _as_array(value):
     return value._array if isinstance(value, Variable) else value
 
 
-def grad_var(array) -> Variable | None:
+def grad_var(var: Variable, array) -> Variable | None:
+    """``var.grad_var`` for ``array`` in a graph: the cached variable while it holds the
+    gradient ChainerX has (the same memory), else a new one."""
     g = array.grad
-    return None if g is None else wrap(g)
+    if g is None:
+        var._grad_var = None
+        return None
+    gv = var._grad_var
+    if gv is not None and gv._array.data_ptr == g.data_ptr and gv._array.shape == g.shape:
+        return gv
+    gv = var._grad_var = wrap(g)
+    return gv
 
 
 def add_grad(array, g) -> None:

@@ -414,10 +414,11 @@ class Link(DeviceResident):
         attrs = self.__dict__
         for name in self._params:
             param = attrs[name]
-            data = serializer(name, param._array)
+            # .array: a ChainerX parameter is written through its graph-free view
+            data = serializer(name, param.array)
             if param._array is None and data is not None:
                 param.initialize(data.shape)
-                _copyto(param._array, data)
+                _copyto(param.array, data)
         for name in self._persistent:
             object.__setattr__(self, name, serializer(name, attrs[name]))
         for name, child in self._named_children():

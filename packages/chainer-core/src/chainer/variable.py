@@ -363,50 +363,65 @@ class Variable:
             return array
         return None
 
+    def _chainerx_grad_target(self):
+        """The ChainerX array a gradient is set on, or None for other arrays.
+
+        Raises:
+            RuntimeError: The array is a ChainerX array out of the graph (``requires_grad``
+                is False, or an integer dtype): it cannot hold a gradient (as in v7).
+        """
+        array = self._array
+        if type(array) is numpy.ndarray or array is None or not _checks.is_chainerx_array(array):
+            return None
+        if not array.is_grad_required():
+            raise RuntimeError(
+                "cannot set a gradient on a Variable over a ChainerX array that does not "
+                f"require grad (requires_grad={self._requires_grad}, dtype {array.dtype})"
+            )
+        return array
+
     @property
     def grad(self):
         """The gradient array, or ``None``."""
+        array = self._array
+        if type(array) is not numpy.ndarray and array is not None:
+            if _checks.is_chainerx_array(array):  # ChainerX keeps it in the array
+                return array.grad if array.is_grad_required() else None
         gv = self._grad_var
-        if gv is not None:
-            return gv._array
-        array = self._chainerx_graph_array()
-        return None if array is None else array.grad
+        return None if gv is None else gv._array
 
     @grad.setter
     def grad(self, g) -> None:
-        array = self._chainerx_graph_array()
-        if g is not None:
-            _checks.check_grad(self, g)
-            if array is not None:
-                array.set_grad(g)
-                return
-            g = Variable(g)  # v7: a gradient set by hand can be differentiated with respect to
-        elif array is not None:
-            array.cleargrad()
-        self._grad_var = g
+        if g is None:
+            self.cleargrad()
+            return
+        _checks.check_grad(self, g)
+        array = self._chainerx_grad_target()
+        if array is not None:
+            array.set_grad(g)
+            self._grad_var = _new_variable(g, True)  # cached for grad_var (same array)
+            return
+        self._grad_var = Variable(g)  # v7: a gradient set by hand can be differentiated
 
     @property
     def grad_var(self) -> Variable | None:
         """The gradient as a :class:`Variable` (it has a graph after double backprop)."""
-        gv = self._grad_var
-        if gv is None:
-            array = self._chainerx_graph_array()
-            if array is not None:
-                from chainer import _chainerx_graph
+        array = self._chainerx_graph_array()
+        if array is not None:
+            from chainer import _chainerx_graph
 
-                return _chainerx_graph.grad_var(array)
-        return gv
+            return _chainerx_graph.grad_var(self, array)
+        return self._grad_var
 
     @grad_var.setter
     def grad_var(self, g: Variable | None) -> None:
-        array = self._chainerx_graph_array()
-        if g is not None:
-            _checks.check_grad(self, g._array)
-            if array is not None:
-                array.set_grad(g._array)
-                return
-        elif array is not None:
-            array.cleargrad()
+        if g is None:
+            self.cleargrad()
+            return
+        _checks.check_grad(self, g._array)
+        array = self._chainerx_grad_target()
+        if array is not None:
+            array.set_grad(g._array)
         self._grad_var = g
 
     def cleargrad(self) -> None:
@@ -435,7 +450,11 @@ class Variable:
             return
         chx = self._chainerx_graph_array()
         if chx is not None:
-            chx.set_grad(self.xp.zeros_like(chx.as_grad_stopped()))
+            g = chx.grad
+            if g is None:
+                chx.set_grad(self.xp.zeros_like(chx.as_grad_stopped()))
+            else:
+                g[...] = 0  # in place, as v7 (refused for a gradient in a graph)
             return
         zeros = self.xp.zeros_like(array)
         gv = self._grad_var
@@ -447,6 +466,12 @@ class Variable:
 
     def addgrad(self, var: Variable) -> None:
         """Add ``var``'s gradient to this variable's, moving it to this device if needed."""
+        if _checks.is_chainerx_array(self._array) != _checks.is_chainerx_array(var._array):
+            if self._array is not None and var._array is not None:
+                raise RuntimeError(
+                    "addgrad between a ChainerX variable and a NumPy/CuPy variable is not "
+                    "supported (as in v7): move one with to_device first"
+                )
         src = var.grad_var
         if src is None:
             return
@@ -473,7 +498,10 @@ class Variable:
             var.initialize(dst.shape)  # v7: an uninitialized source takes this shape
             src = var._array
         if dst is None:
-            self.array = var.xp.array(var.array, copy=True) if src is not None else None
+            # An uninitialized parameter takes a copy on its own device.
+            self.array = (
+                None if src is None else self.device.send(var.xp.array(var.array, copy=True))
+            )
             return
         from chainer import backend
 
@@ -575,7 +603,14 @@ class Variable:
         array = self._array
         if array is not None:
             if self._chainerx_graph_array() is not None and not device.is_array_supported(array):
-                array = array.as_grad_stopped()  # leaves ChainerX and its graph
+                if not isinstance(self, Parameter) and not isinstance(
+                    device, _chainerx_device_type()
+                ):
+                    raise RuntimeError(
+                        "a Variable over a ChainerX array that requires grad cannot move to "
+                        f"the non-ChainerX device {device} (as in v7): its graph is ChainerX's"
+                    )
+                array = array.as_grad_stopped()  # leaves its graph
             self._set_array_keeping_graph(device.send(array))
         gv = self._grad_var
         if grad is not None:
@@ -809,7 +844,7 @@ class Parameter(Variable):
             self._target_device = device
         self._grad_var = None
         if self._grad_filler is not None:
-            self.grad = xp.full_like(array, self._grad_filler)
+            self.grad = xp.full_like(self.array, self._grad_filler)
 
     @property
     def device(self):
@@ -895,7 +930,7 @@ def as_variable(obj) -> Variable:
 def as_array(obj):
     """Return the array of a variable, or ``obj`` itself if it is an array."""
     if isinstance(obj, Variable):
-        return obj._array
+        return obj.array
     return obj
 
 
@@ -923,6 +958,12 @@ def _new_output(array, creator, rank: int) -> tuple:
 
 
 _weakref = weakref.ref
+
+
+def _chainerx_device_type() -> type:
+    from chainer.backends._chainerx import ChainerxDevice
+
+    return ChainerxDevice
 
 
 def _new_variable(array, requires_grad: bool) -> Variable:
