@@ -44,19 +44,22 @@ def wrap(array) -> Variable:
 
 
 def check_inputs(node, in_data: tuple, first) -> None:
-    """Every input is a ChainerX array (or None) on the device of ``first``."""
+    """Every input is a ChainerX array (or None); ChainerX's routines check their devices."""
     array_type = type(first)
-    device = first.device
     for i, x in enumerate(in_data):
-        if type(x) is not array_type:
-            if x is None:
-                continue
+        if type(x) is not array_type and x is not None:
             raise TypeError(
                 f"{node.label}: incompatible array types are mixed in the forward input: input "
                 f"{i} is a {type(x).__module__}.{type(x).__name__}, the others are "
                 "chainerx.ndarray (convert it with chainer.backend.to_chx or device.send)"
             )
-        if x.device is not device and x.device != device:
+
+
+def _check_devices(node, in_data: tuple, first) -> None:
+    """Every input is on the device of ``first`` (before a fallback mixes them in NumPy)."""
+    device = first.device
+    for i, x in enumerate(in_data):
+        if x is not None and x.device is not device and x.device != device:
             raise ValueError(
                 f"{node.label}: the inputs are on different ChainerX devices: "
                 f"{device.name} and {x.device.name} (input {i})"
@@ -75,6 +78,7 @@ def fallback(node, in_data: tuple, first):
     """Run ``node.forward`` on NumPy/CuPy views; record it with its Python backward."""
     from chainer import backend
 
+    _check_devices(node, in_data, first)
     device = backend.get_device_from_array(first)
     node.chainerx_device = device  # v7: set on the functions that fell back
     host = device.fallback_device

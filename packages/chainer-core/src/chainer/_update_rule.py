@@ -134,6 +134,11 @@ def _unregister_hook(pre: dict, post: dict, name: str) -> None:
     raise KeyError(f"no hook named {name!r}; registered hooks: {[*pre, *post]}")
 
 
+def _is_default_chainerx(device: ChainerxDevice) -> bool:
+    chx_device = getattr(device, "device", None)  # a stand-in device may have none
+    return chx_device is not None and chx_device is device.xp.get_default_device()
+
+
 class UpdateRule:
     """Base class of update rules: the update formula of one parameter.
 
@@ -253,6 +258,9 @@ class UpdateRule:
     def update_core(self, param) -> None:
         """Apply the formula: dispatch to the CPU, GPU or ChainerX implementation."""
         device = param.device
+        if isinstance(device, ChainerxDevice) and _is_default_chainerx(device):
+            self.update_core_chainerx(param)  # already the default device: no context to enter
+            return
         with device.create_context():
             if isinstance(device, ChainerxDevice):
                 self.update_core_chainerx(param)

@@ -222,7 +222,8 @@ class FunctionNode:
 
     def _apply_chainerx(self, in_data: tuple, first, hooks) -> tuple:
         """Forward on ChainerX arrays: ChainerX records the graph (see chainer._chainerx_graph)."""
-        _chainerx_graph.check_inputs(self, in_data, first)
+        if len(in_data) > 1:
+            _chainerx_graph.check_inputs(self, in_data, first)
         if config.enable_backprop:
             outputs = self.forward_chainerx(in_data)
         else:

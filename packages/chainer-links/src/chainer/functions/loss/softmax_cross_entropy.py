@@ -171,9 +171,11 @@ class SoftmaxCrossEntropy(FunctionNode):
             return Fallback
         import chainerx
 
-        may_ignore = _checks.check_labels(numpy.asarray(t), x.shape[1], self.ignore_label)
-        count = int((t != -1).sum()) if may_ignore and self.normalize else len(t)
-        loss = chainerx.softmax_cross_entropy(x, t).sum()
+        try:
+            loss = chainerx.softmax_cross_entropy(x, t).sum()
+        except chainerx.IndexError:
+            return Fallback  # a label out of range: NumPy's forward raises the ValueError
+        count = int((t != -1).sum()) if self.normalize else len(t)
         return (loss * (1.0 / max(count, 1)),)
 
     def _hard_target_loss(self, xp, shifted, log_total, t, n_class: int):
