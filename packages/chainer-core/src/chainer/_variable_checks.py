@@ -31,6 +31,13 @@ def is_chainerx_array(value) -> bool:
     return True
 
 
+def chainerx_error() -> type:
+    """``chainerx.ChainerxError`` (imported only where ChainerX arrays are at hand)."""
+    import chainerx
+
+    return chainerx.ChainerxError
+
+
 def check_array_type(value, what: str) -> None:
     if not is_supported_array(value):
         raise TypeError(

@@ -386,7 +386,10 @@ class Variable:
         array = self._array
         if type(array) is not numpy.ndarray and array is not None:
             if _checks.is_chainerx_array(array):  # ChainerX keeps it in the array
-                return array.grad if array.is_grad_required() else None
+                try:
+                    return array.grad
+                except _checks.chainerx_error():  # out of the graph: no gradient
+                    return None
         gv = self._grad_var
         return None if gv is None else gv._array
 
@@ -427,9 +430,13 @@ class Variable:
     def cleargrad(self) -> None:
         """Forget the gradient (set it to ``None``)."""
         self._grad_var = None
-        array = self._chainerx_graph_array()
-        if array is not None:
-            array.cleargrad()
+        array = self._array
+        if type(array) is not numpy.ndarray and array is not None:
+            if _checks.is_chainerx_array(array):
+                try:
+                    array.cleargrad()
+                except _checks.chainerx_error():  # out of the graph: it has none
+                    pass
 
     def zerograd(self) -> None:
         """Set the gradient to zeros of the array's shape and dtype.
@@ -730,6 +737,9 @@ class Variable:
         return array_ops.mean(self, axis, weights, keepdims)
 
 
+_variable_grad = Variable.grad.fget
+
+
 class Parameter(Variable):
     """A variable that is a parameter of a link: initialized lazily, updated by an optimizer.
 
@@ -801,7 +811,7 @@ class Parameter(Variable):
         ``RuntimeError`` (as v7) unless :meth:`cleargrad` or :meth:`zerograd` was called."""
         if self._array is None:
             self._check_grad_available()
-        return Variable.grad.fget(self)
+        return _variable_grad(self)
 
     @grad.setter
     def grad(self, g) -> None:
