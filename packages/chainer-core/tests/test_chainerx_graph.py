@@ -47,7 +47,7 @@ class FallbackCube(FunctionNode):
     def backward(self, indexes, grad_outputs):
         (x,) = self.get_retained_inputs()
         (y,) = self.get_retained_outputs()
-        assert isinstance(y.array, chainerx.ndarray)
+        self.backward_arrays = type(x.array), type(y.array), type(grad_outputs[0].array)
         (gy,) = grad_outputs
         return (3 * x * x * gy,)
 
@@ -99,6 +99,31 @@ class TestRecording:
         numpy.testing.assert_allclose(outs[0], outs[1])
         for g_numpy, g_chx in zip(*grads, strict=True):
             numpy.testing.assert_allclose(g_numpy, g_chx)
+
+    def test_fallback_backward_runs_on_numpy_unless_double_backprop(self):
+        for double, kind in ((False, numpy.ndarray), (True, chainerx.ndarray)):
+            node = FallbackCube()
+            (y,) = node.apply((Variable(chx(rand(3))),))
+            y.grad = chx(numpy.ones(3))
+            y.backward(enable_double_backprop=double)
+            assert node.backward_arrays == (kind, kind, kind)
+
+    def test_fallback_sees_its_array_attributes_on_numpy(self):
+        class Scale(FunctionNode):
+            def __init__(self, factor):
+                self.factor = factor
+
+            def forward(self, inputs):
+                assert isinstance(self.factor, numpy.ndarray)  # v7: converted for the fallback
+                return (inputs[0] * self.factor,)
+
+            def backward(self, indexes, grad_outputs):
+                return (grad_outputs[0] * self.factor,)
+
+        x = Variable(chx(rand(3)))
+        (y,) = Scale(chx(numpy.full(3, 2.0))).apply((x,))
+        (gx,) = chainer.grad([y], [x], [chx(numpy.ones(3))], enable_double_backprop=True)
+        numpy.testing.assert_array_equal(host(gx.array), numpy.full(3, 2.0))
 
     def test_fallback_shares_memory_with_the_chainerx_inputs(self):
         seen = []
@@ -158,14 +183,15 @@ class TestGradients:
         h = square(x)
         y = cube(h)
         y.grad = chx(numpy.ones(3))
-        y.backward(retain_grad=True, loss_scale=2.0)
-        numpy.testing.assert_allclose(host(h.grad), 2 * 3 * a**4)
-        numpy.testing.assert_allclose(host(x.grad), 2 * 6 * a**5)
+        y.backward(retain_grad=True, loss_scale=2.0)  # v7: ChainerX's come out unscaled
+        numpy.testing.assert_allclose(host(h.grad), 3 * a**4)
+        numpy.testing.assert_allclose(host(x.grad), 6 * a**5)
+        assert y.grad is not None  # retain_grad keeps the output's too
         y2 = cube(square(x))
         y2.grad = chx(numpy.ones(3))
         y2.backward()
         assert y2.grad is None  # consumed without retain_grad
-        numpy.testing.assert_allclose(host(x.grad), 3 * 6 * a**5)  # accumulated
+        numpy.testing.assert_allclose(host(x.grad), 2 * 6 * a**5)  # accumulated
 
     def test_scalar_output_starts_from_one_and_others_need_a_grad(self):
         x = Variable(chx(rand(3)))

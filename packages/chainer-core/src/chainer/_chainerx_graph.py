@@ -82,6 +82,7 @@ def fallback(node, in_data: tuple, first):
     device = backend.get_device_from_array(first)
     node.chainerx_device = device  # v7: set on the functions that fell back
     host = device.fallback_device
+    _convert_attributes(node, _checks.is_chainerx_array, lambda a: host.send(a.as_grad_stopped()))
     with backend.using_device(host):
         outputs = node.forward(
             tuple([None if x is None else host.send(x.as_grad_stopped()) for x in in_data])
@@ -131,39 +132,73 @@ def _meta_node(meta) -> VariableNode:
     return node
 
 
+def _convert_attributes(node, select, convert) -> dict:
+    """Replace the array attributes of ``node`` that ``select`` picks by ``convert(array)``
+    (v7: a fallback sees NumPy/CuPy arrays); returns the replaced values by name."""
+    replaced = {name: value for name, value in vars(node).items() if select(value)}
+    for name, value in replaced.items():
+        setattr(node, name, convert(value))
+    return replaced
+
+
 def _fallback_backward(node, layout, target_indexes, grad_outputs, rin, rout) -> list:
-    """Run ``node.backward`` (written with Chainer functions) on ChainerX gradients."""
+    """Run ``node.backward`` on the gradients of its outputs (ChainerX arrays).
+
+    As in v7 it runs on NumPy/CuPy views of them, unless double backprop records a graph:
+    then on ChainerX arrays (the function's array attributes too), so that the gradients it
+    computes with Chainer functions are in ChainerX's graph.
+    """
+    import chainerx
+
     metas, retain_in, retain_out, present, n_outputs = layout
+    device = node.chainerx_device
+    on_graph = chainerx.is_backprop_required()
+    if on_graph:
+        as_variable = wrap
+        replaced = _convert_attributes(node, _is_host_array, device.send)
+    else:
+        host = device.fallback_device
+
+        def as_variable(array):
+            return _new_variable(host.send(array.as_grad_stopped()), False)
+
     gys = [None] * n_outputs
     for i, gy in zip(present, grad_outputs, strict=True):
-        gys[i] = wrap(gy)
+        gys[i] = as_variable(gy)
     kept = iter(rout)
     retained_outputs = [next(kept) if i in present else None for i in retain_out]
     node.inputs = tuple([_meta_node(meta) for meta in metas])
     node._input_indexes_to_retain = retain_in
     node._output_indexes_to_retain = retain_out
     node._chainerx_retained = (
-        tuple([None if x is None else wrap(x) for x in rin]),
-        tuple([None if y is None else wrap(y) for y in retained_outputs]),
+        tuple([None if x is None else as_variable(x) for x in rin]),
+        tuple([None if y is None else as_variable(y) for y in retained_outputs]),
     )
     node.outputs = (None,) * n_outputs  # for output_data (the arrays retained)
-    node._retained_output_data = tuple(retained_outputs)
+    node._retained_output_data = tuple(
+        [None if v is None else v._array for v in node._chainerx_retained[1]]
+    )
     try:
         gxs = node._backward_target(tuple(target_indexes), tuple(gys))
     finally:
         node._chainerx_retained = node._retained_output_data = None
         node.inputs = node.outputs = None
-    device = node.chainerx_device
+        if on_graph:
+            vars(node).update(replaced)
     return [
         None if gx is None else device.send(gx._array if isinstance(gx, Variable) else gx)
         for gx in gxs
     ]
 
 
+def _is_host_array(value) -> bool:
+    return _checks.is_supported_array(value) and not _checks.is_chainerx_array(value)
+
+
 # -- gradients of a variable -----------------------------------------------------------------
 
 
-def _set_initial_grad(array, given, loss_scale, caller: str) -> None:
+def _set_initial_grad(array, given, caller: str) -> None:
     """Set the gradient backward starts from at ``array``: given, its own, or ones."""
     g = array.grad if given is None else _as_array(given)
     if g is None:
@@ -183,8 +218,6 @@ def _set_initial_grad(array, given, loss_scale, caller: str) -> None:
         import chainerx
 
         g = chainerx.ones_like(array.as_grad_stopped())
-    if loss_scale is not None:
-        g = g * loss_scale
     array.set_grad(g)
 
 
@@ -198,7 +231,11 @@ def backward(var: Variable, retain_grad: bool, enable_double_backprop: bool, los
 def backward_many(
     outputs, grad_outputs, retain_grad: bool, enable_double_backprop: bool, loss_scale, caller
 ) -> None:
-    """Backprop from several ChainerX outputs at once, into the ``grad`` of the leaves."""
+    """Backprop from several ChainerX outputs at once, into the ``grad`` of the leaves.
+
+    ``loss_scale`` is accepted and the gradients come out unscaled, as v7's ChainerX backward
+    gives them (optimizers then do not divide them); intermediate gradients are not scaled.
+    """
     arrays = []
     for i, y in enumerate(outputs):
         array = y._array
@@ -209,7 +246,7 @@ def backward_many(
             )
         if array.is_grad_required():
             given = None if grad_outputs is None else grad_outputs[i]
-            _set_initial_grad(array, given, loss_scale, caller)
+            _set_initial_grad(array, given, caller)
             arrays.append(array)
     if not arrays:
         return

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend
+from chainer import _variable_checks, backend
 from chainer.backends._chainerx import ChainerxDevice
 from chainer.backends.cuda import GpuDevice
 from chainer.variable import Variable
@@ -95,8 +95,10 @@ class HyperparameterProxy:
 def unscale_grad(param) -> None:
     """Divide a gradient computed with a loss scale (``param._loss_scale``) by that scale."""
     if param._loss_scale is not None:
-        # Out of place: a gradient may be a read-only broadcast view.
-        param.grad = param.grad / param._loss_scale
+        # ChainerX's backward returns unscaled gradients itself (as in v7).
+        if not _variable_checks.is_chainerx_array(param._array):
+            # Out of place: a gradient may be a read-only broadcast view.
+            param.grad = param.grad / param._loss_scale
         param._loss_scale = None
 
 
