@@ -82,7 +82,10 @@ def fallback(node, in_data: tuple, first):
     device = backend.get_device_from_array(first)
     node.chainerx_device = device  # v7: set on the functions that fell back
     host = device.fallback_device
-    _convert_attributes(node, _checks.is_chainerx_array, lambda a: host.send(a.as_grad_stopped()))
+    for owner in _attribute_owners(node):
+        _convert_attributes(
+            owner, _checks.is_chainerx_array, lambda a: host.send(a.as_grad_stopped())
+        )
     with backend.using_device(host):
         outputs = node.forward(
             tuple([None if x is None else host.send(x.as_grad_stopped()) for x in in_data])
@@ -132,30 +135,34 @@ def _meta_node(meta) -> VariableNode:
     return node
 
 
-def _convert_attributes(node, select, convert) -> dict:
-    """Replace the array attributes of ``node`` that ``select`` picks by ``convert(array)``
-    (v7: a fallback sees NumPy/CuPy arrays); returns the replaced values by name."""
-    replaced = {name: value for name, value in vars(node).items() if select(value)}
-    for name, value in replaced.items():
-        setattr(node, name, convert(value))
-    return replaced
+def _attribute_owners(node) -> tuple:
+    """The objects whose array attributes a fallback converts: the node (and the old-style
+    Function an adapter runs)."""
+    function = getattr(node, "_function", None)
+    return (node,) if function is None else (node, function)
+
+
+def _convert_attributes(owner, select, convert) -> None:
+    """Replace the array attributes of ``owner`` that ``select`` picks by ``convert(array)``
+    (v7: a fallback's forward sees NumPy/CuPy arrays, its backward ChainerX ones)."""
+    for name, value in list(vars(owner).items()):
+        if select(value):
+            setattr(owner, name, convert(value))
 
 
 def _fallback_backward(node, layout, target_indexes, grad_outputs, rin, rout) -> list:
     """Run ``node.backward`` on the gradients of its outputs (ChainerX arrays).
 
-    As in v7 it runs on NumPy/CuPy views of them, unless double backprop records a graph:
-    then on ChainerX arrays (the function's array attributes too), so that the gradients it
-    computes with Chainer functions are in ChainerX's graph.
+    As in v7 a FunctionNode's backward runs on ChainerX arrays (its array attributes are
+    converted back too), so the gradients it computes with Chainer functions are in ChainerX's
+    graph (double backprop); an old-style Function's runs on NumPy/CuPy views.
     """
-    import chainerx
-
     metas, retain_in, retain_out, present, n_outputs = layout
     device = node.chainerx_device
-    on_graph = chainerx.is_backprop_required()
-    if on_graph:
+    if not node._fallback_backward_on_host:
         as_variable = wrap
-        replaced = _convert_attributes(node, _is_host_array, device.send)
+        for owner in _attribute_owners(node):
+            _convert_attributes(owner, _is_host_array, device.send)
     else:
         host = device.fallback_device
 
@@ -183,8 +190,6 @@ def _fallback_backward(node, layout, target_indexes, grad_outputs, rin, rout) ->
     finally:
         node._chainerx_retained = node._retained_output_data = None
         node.inputs = node.outputs = None
-        if on_graph:
-            vars(node).update(replaced)
     return [
         None if gx is None else device.send(gx._array if isinstance(gx, Variable) else gx)
         for gx in gxs

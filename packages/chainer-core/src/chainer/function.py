@@ -44,6 +44,9 @@ class FunctionAdapter(FunctionNode):
     Old-style backward works on arrays, so gradients of gradients are not available through it.
     """
 
+    # On ChainerX arrays without a native path, backward runs on NumPy/CuPy views too (v7).
+    _fallback_backward_on_host = True
+
     def __init__(self, function: Function) -> None:
         super().__init__()
         self._function = function

@@ -72,6 +72,8 @@ class FunctionNode:
     chainerx_device = None
     # (retained inputs, retained outputs) as variables while a ChainerX fallback's backward runs.
     _chainerx_retained = None
+    # A ChainerX fallback's backward runs on ChainerX arrays (False) or NumPy/CuPy views (True).
+    _fallback_backward_on_host = False
     _input_indexes_to_retain = None
     _output_indexes_to_retain = None
     _retained_output_data = None
@@ -245,7 +247,10 @@ class FunctionNode:
         if config.debug:
             _hooks.check_nan_in_forward(self, in_data, outputs)
         return tuple(
-            [None if y is None else _new_variable(y, y.is_grad_required()) for y in outputs]
+            [
+                _new_variable(None, False) if y is None else _new_variable(y, y.is_grad_required())
+                for y in outputs
+            ]
         )
 
     def _record(self, inputs, in_data: tuple, outputs: tuple) -> tuple:

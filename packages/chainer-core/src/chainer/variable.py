@@ -396,7 +396,7 @@ class Variable:
     @grad.setter
     def grad(self, g) -> None:
         if g is None:
-            self.cleargrad()
+            self._clear_grad()  # not cleargrad(): a Parameter's would change its initial grad
             return
         _checks.check_grad(self, g)
         array = self._chainerx_grad_target()
@@ -419,7 +419,7 @@ class Variable:
     @grad_var.setter
     def grad_var(self, g: Variable | None) -> None:
         if g is None:
-            self.cleargrad()
+            self._clear_grad()  # not cleargrad(): a Parameter's would change its initial grad
             return
         _checks.check_grad(self, g._array)
         array = self._chainerx_grad_target()
@@ -429,6 +429,9 @@ class Variable:
 
     def cleargrad(self) -> None:
         """Forget the gradient (set it to ``None``)."""
+        self._clear_grad()
+
+    def _clear_grad(self) -> None:
         self._grad_var = None
         array = self._array
         if type(array) is not numpy.ndarray and array is not None:
