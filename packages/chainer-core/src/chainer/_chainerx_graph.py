@@ -103,9 +103,11 @@ def fallback(node, in_data: tuple, first):
     retain_out = node._output_indexes_to_retain or ()
     metas = tuple([None if x is None else (x.shape, x.dtype) for x in in_data])
     present = tuple([i for i, y in enumerate(outputs) if y is not None])  # v7 allows None
+    # Outputs that cannot have a gradient (integers) get None in backward, as in v7.
+    differentiable = frozenset([i for i in present if outputs[i].dtype.kind == "f"])
     position = {i: k for k, i in enumerate(present)}
     kept_out = [position[i] for i in retain_out if i in position]
-    layout = (metas, retain_in, retain_out, present, len(outputs))
+    layout = (metas, retain_in, retain_out, present, differentiable, len(outputs))
 
     # The callback keeps the node, never the outputs (their graph nodes own the callback).
     def backward(target_indexes, grad_outputs, retained_inputs, retained_outputs):
@@ -157,7 +159,7 @@ def _fallback_backward(node, layout, target_indexes, grad_outputs, rin, rout) ->
     converted back too), so the gradients it computes with Chainer functions are in ChainerX's
     graph (double backprop); an old-style Function's runs on NumPy/CuPy views.
     """
-    metas, retain_in, retain_out, present, n_outputs = layout
+    metas, retain_in, retain_out, present, differentiable, n_outputs = layout
     device = node.chainerx_device
     if not node._fallback_backward_on_host:
         as_variable = wrap
@@ -171,7 +173,8 @@ def _fallback_backward(node, layout, target_indexes, grad_outputs, rin, rout) ->
 
     gys = [None] * n_outputs
     for i, gy in zip(present, grad_outputs, strict=True):
-        gys[i] = as_variable(gy)
+        if i in differentiable:
+            gys[i] = as_variable(gy)
     kept = iter(rout)
     retained_outputs = [next(kept) if i in present else None for i in retain_out]
     node.inputs = tuple([_meta_node(meta) for meta in metas])
