@@ -103,10 +103,12 @@ class TestRecording:
     def test_fallback_backward_runs_on_chainerx_arrays(self):
         for double in (False, True):
             node = FallbackCube()
-            (y,) = node.apply((Variable(chx(rand(3))),))
+            x = Variable(chx(rand(3)))
+            (y,) = node.apply((x,))
             y.grad = chx(numpy.ones(3))
             y.backward(enable_double_backprop=double)
             assert node.backward_arrays == (chainerx.ndarray,) * 3  # v7
+            x.cleargrad()  # a gradient in the graph of its own array: a cycle until cleared
 
     def test_fallback_sees_its_array_attributes_on_numpy(self):
         class Scale(FunctionNode):

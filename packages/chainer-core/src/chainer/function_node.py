@@ -200,9 +200,7 @@ class FunctionNode:
             return self._apply_chainerx(in_data, first, hooks)
         outputs = self.forward(in_data)
         if type(outputs) is not tuple:
-            raise TypeError(
-                f"{self.label}.forward must return a tuple of arrays, got {type(outputs).__name__}"
-            )
+            _refuse_forward_result(self, outputs)
 
         for y in outputs:
             if type(y) is not _ndarray and not _variable_checks.is_supported_array(y):
@@ -238,10 +236,7 @@ class FunctionNode:
                 )
             outputs = _chainerx_graph.fallback(self, in_data, first)
             if type(outputs) is not tuple:
-                raise TypeError(
-                    f"{self.label}.forward must return a tuple of arrays, got "
-                    f"{type(outputs).__name__}"
-                )
+                _refuse_forward_result(self, outputs)
         for hook in hooks:
             hook.forward_postprocess(self, in_data)
         if config.debug:
@@ -473,6 +468,12 @@ class FunctionNode:
         if name not in hooks:
             raise KeyError(f"no hook named {name!r} on {self.label}")
         hooks.pop(name).deleted(self)
+
+
+def _refuse_forward_result(func: FunctionNode, outputs) -> None:
+    raise TypeError(
+        f"{func.label}.forward must return a tuple of arrays, got {type(outputs).__name__}"
+    )
 
 
 def _type_error_message(func: FunctionNode, error, in_data: tuple) -> str:
