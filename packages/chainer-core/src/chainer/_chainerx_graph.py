@@ -184,6 +184,9 @@ def _fallback_backward(node, layout, target_indexes, grad_outputs, rin, rout) ->
         tuple([None if x is None else as_variable(x) for x in rin]),
         tuple([None if y is None else as_variable(y) for y in retained_outputs]),
     )
+    for index, x in zip(retain_in, node._chainerx_retained[0], strict=True):
+        if x is not None:
+            node.inputs[index].data = x._array  # as on a recorded node (read by old-style ones)
     node.outputs = (None,) * n_outputs  # for output_data (the arrays retained)
     node._retained_output_data = tuple(
         [None if v is None else v._array for v in node._chainerx_retained[1]]
