@@ -191,6 +191,8 @@ class TestGradients:
         numpy.testing.assert_allclose(host(h.grad), 3 * a**4)
         numpy.testing.assert_allclose(host(x.grad), 6 * a**5)
         assert y.grad is not None  # retain_grad keeps the output's too
+        (gx,) = chainer.grad([cube(x)], [x], [chx(numpy.ones(3))], loss_scale=3.0)
+        numpy.testing.assert_allclose(host(gx.array), 3 * a**2)  # unscaled too
         y2 = cube(square(x))
         y2.grad = chx(numpy.ones(3))
         y2.backward()

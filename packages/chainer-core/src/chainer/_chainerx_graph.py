@@ -275,7 +275,10 @@ def backward_many(
 def grad(
     outputs, inputs, grad_outputs, grad_inputs, set_grad, enable_double_backprop, loss_scale
 ) -> list:
-    """``chainer.grad`` on ChainerX arrays: ChainerX's grad, as Variables."""
+    """``chainer.grad`` on ChainerX arrays: ChainerX's grad, as Variables.
+
+    ``loss_scale`` is accepted and the gradients come out unscaled, as in v7.
+    """
     import chainerx
 
     ys = [y._array for y in outputs]
@@ -284,7 +287,7 @@ def grad(
     for i, y in enumerate(ys):
         given = None if grad_outputs is None else grad_outputs[i]
         g = chainerx.ones_like(y.as_grad_stopped()) if given is None else _as_array(given)
-        seeds.append(g if loss_scale is None else g * loss_scale)
+        seeds.append(g)  # loss_scale: unscaled results, as v7's ChainerX grad
     for i, x in enumerate(xs):
         if not x.is_grad_required():
             raise ValueError(
