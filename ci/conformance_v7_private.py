@@ -1,12 +1,14 @@
-"""Pytest plugin: the private names that the helpers of v7's ``chainerx_tests`` reach for.
+"""Pytest plugin: the private names that v7's test helpers reach for.
 
 v7's ``chainerx_tests/op_utils.py`` (the harness of every routine test) and ``array_utils.py``
 (which builds the strided input arrays) are test helpers, not tests, yet they use private
 names: ``chainer.testing._bundle._ParameterizedTestCaseBundle`` (to take apart what
 ``chainer.testing.parameterize`` returns) and ``chainerx.testing._fromnumpy`` (a strided copy
-on a device). Private names are not API, so our packages do not have them; this plugin supplies
-them in the test process only, over public behaviour, so that the tests using those helpers
-measure the routines they are about. Our own code and tests never load it.
+on a device); the ChainerX cases of ``test_batch_normalization.py`` and
+``test_deconvolution_2d.py`` use ``chainer.testing.array._as_noncontiguous_array``. Private
+names are not API, so our packages do not have them; this plugin supplies them in the test
+process only, over public behaviour, so that the tests using those helpers measure the
+routines they are about. Our own code and tests never load it.
 
 Use: ``PYTHONPATH=ci run.sh ... chainerx_tests -- -p conformance_v7_private``.
 """
@@ -18,6 +20,7 @@ from typing import Any
 import numpy
 
 import chainer.testing._bundle
+import chainer.testing.array
 import chainerx
 import chainerx.testing
 
@@ -45,6 +48,22 @@ def _fromnumpy(
     return chainerx.array(copy, copy=False, device=device)
 
 
+def _as_noncontiguous_array(array):
+    """A ChainerX copy of ``array`` (or of each in a list/tuple) that is not C-contiguous: the
+    elements sit every other place along the last axis (v7's ``chainer.testing.array``)."""
+    if array is None:
+        return None
+    if isinstance(array, (list, tuple)):
+        return type(array)(_as_noncontiguous_array(a) for a in array)
+    host = chainerx.to_numpy(array)
+    if host.ndim == 0:
+        return chainerx.array(host, device=array.device)
+    spread = numpy.empty(host.shape[:-1] + (2 * host.shape[-1],), host.dtype)
+    spread[..., ::2] = host
+    return _fromnumpy(spread[..., ::2], True, array.device)
+
+
+chainer.testing.array._as_noncontiguous_array = _as_noncontiguous_array
 chainer.testing._bundle.GeneratedTestClasses.cases = property(_cases)
 chainer.testing._bundle._ParameterizedTestCaseBundle = chainer.testing._bundle.GeneratedTestClasses
 chainerx.testing._fromnumpy = _fromnumpy
