@@ -216,6 +216,9 @@ class TestGradients:
         )  # fmt: skip
         numpy.testing.assert_allclose(host(gx.array), 4 * a + 1)
         numpy.testing.assert_allclose(host(x.grad), 4 * a + 1)
+        x32 = Variable(chx(a.astype(numpy.float32)))
+        (g32,) = chainer.grad([square(x32)], [x32], [chx(numpy.ones(3))])  # a float64 seed
+        assert g32.dtype == numpy.float32  # taken in the output's dtype, as NumPy's backprop
 
 
 class TestVariableApi:

@@ -126,3 +126,25 @@ def test_the_graph_releases_the_callback():
     del y
     gc.collect()
     assert ref() is None
+
+
+def test_operators_defer_to_operands_that_refuse_ufuncs():
+    class Handles:  # like chainer.Variable: a sequence that implements the operators itself
+        __array_ufunc__ = None
+
+        def __len__(self):
+            return 1
+
+        def __getitem__(self, i):
+            return 1.0
+
+        def __mul__(self, other):
+            return "Handles.__mul__"
+
+        __rmul__ = __radd__ = __mul__
+
+    a = _array([1.0])
+    assert a * Handles() == "Handles.__mul__"
+    assert Handles() * a == "Handles.__mul__"
+    assert a + Handles() == "Handles.__mul__"
+    assert _host(a * [2.0]).tolist() == [2.0]  # sequences still convert

@@ -215,7 +215,7 @@ def _is_host_array(value) -> bool:
 
 def _set_initial_grad(array, given, caller: str) -> None:
     """Set the gradient backward starts from at ``array``: given, its own, or ones."""
-    g = array.grad if given is None else _as_array(given)
+    g = array.grad if given is None else _initial_of(array, given)
     if g is None:
         if array.size != 1:
             raise ValueError(
@@ -290,7 +290,7 @@ def grad(
     seeds = []
     for i, y in enumerate(ys):
         given = None if grad_outputs is None else grad_outputs[i]
-        g = chainerx.ones_like(y.as_grad_stopped()) if given is None else _as_array(given)
+        g = chainerx.ones_like(y.as_grad_stopped()) if given is None else _initial_of(y, given)
         seeds.append(g)  # loss_scale: unscaled results, as v7's ChainerX grad
     for i, x in enumerate(xs):
         if not x.is_grad_required():
@@ -313,6 +313,12 @@ def grad(
         for x, gx in zip(inputs, results, strict=True):
             x.grad_var = gx
     return results
+
+
+def _initial_of(output, given):
+    """A given initial gradient in the output's dtype (NumPy's backprop accepts others too)."""
+    g = _as_array(given)
+    return g.astype(output.dtype) if g.dtype != output.dtype else g
 
 
 def _as_array(value):
