@@ -213,7 +213,7 @@ def _is_host_array(value) -> bool:
 # -- gradients of a variable -----------------------------------------------------------------
 
 
-def _set_initial_grad(array, given, caller: str) -> None:
+def _set_initial_grad(array, given, caller: str, retain_grad: bool) -> None:
     """Set the gradient backward starts from at ``array``: given, its own, or ones."""
     g = array.grad if given is None else _initial_of(array, given)
     if g is None:
@@ -230,6 +230,8 @@ def _set_initial_grad(array, given, caller: str) -> None:
                 DeprecationWarning,
                 stacklevel=5,
             )
+        if not retain_grad:
+            return  # ChainerX starts an output without a gradient from ones
         import chainerx
 
         g = chainerx.ones_like(array.as_grad_stopped())
@@ -261,7 +263,7 @@ def backward_many(
             )
         if array.is_grad_required():
             given = None if grad_outputs is None else grad_outputs[i]
-            _set_initial_grad(array, given, caller)
+            _set_initial_grad(array, given, caller, retain_grad)
             arrays.append(array)
     if not arrays:
         return

@@ -235,11 +235,13 @@ class UpdateRule:
         master.grad = None
 
     def _run_hooks_and_core(self, param) -> None:
-        for hook in tuple(self._pre_update_hooks.values()):
-            hook(self, param)
+        if self._pre_update_hooks:
+            for hook in tuple(self._pre_update_hooks.values()):
+                hook(self, param)
         self.update_core(param)
-        for hook in tuple(self._post_update_hooks.values()):
-            hook(self, param)
+        if self._post_update_hooks:
+            for hook in tuple(self._post_update_hooks.values()):
+                hook(self, param)
 
     def _prepare(self, param) -> None:
         """Create the state on first use and keep its arrays on the parameter's device."""
