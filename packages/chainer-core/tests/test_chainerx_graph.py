@@ -352,3 +352,12 @@ def test_fallback_hook_counts_calls_without_a_native_path():
         cube(Variable(rand(3)))  # NumPy: no ChainerX call, no fallback
     assert dict(hook.counts) == {"FallbackCube": 2}
     assert hook.total == 2
+
+
+def test_grad_skips_outputs_out_of_the_graph_as_numpy_does():
+    x = Variable(chainerx.array(numpy.array([1.0, 2.0])))
+    y = x * x
+    constant = Variable(chainerx.zeros(2), requires_grad=False)  # e.g. an empty gradient
+    (gx,) = chainer.grad([y, constant], [x])
+    numpy.testing.assert_array_equal(chainerx.to_numpy(gx.array), [2.0, 4.0])
+    assert chainer.grad([constant], [x]) == [None]

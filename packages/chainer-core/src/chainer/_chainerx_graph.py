@@ -300,10 +300,18 @@ def grad(
                 f"chainer.grad: input {i} is not in a ChainerX graph (a Variable with "
                 "requires_grad=False or an integer array)"
             )
-    with using_config("enable_backprop", enable_double_backprop):
-        gxs = chainerx.grad(
-            ys, xs, enable_double_backprop=enable_double_backprop, grad_outputs=seeds
-        )
+    # An output out of the graph (an empty or constant gradient of a first backward, say)
+    # contributes nothing, as on NumPy.
+    connected = [(y, g) for y, g in zip(ys, seeds, strict=True) if y.is_grad_required()]
+    gxs: list = [None] * len(xs)
+    if connected:
+        with using_config("enable_backprop", enable_double_backprop):
+            gxs = chainerx.grad(
+                [y for y, _ in connected],
+                xs,
+                enable_double_backprop=enable_double_backprop,
+                grad_outputs=[g for _, g in connected],
+            )
     results = []
     for i, gx in enumerate(gxs):
         extra = None if grad_inputs is None else grad_inputs[i]
