@@ -5,7 +5,8 @@ v7's ``chainerx_tests/op_utils.py`` (the harness of every routine test) and ``ar
 names: ``chainer.testing._bundle._ParameterizedTestCaseBundle`` (to take apart what
 ``chainer.testing.parameterize`` returns) and ``chainerx.testing._fromnumpy`` (a strided copy
 on a device). ``functions_tests/normalization_tests/test_batch_normalization.py`` makes the
-non-contiguous ChainerX inputs of its ``c_contiguous=False`` cases with
+non-contiguous ChainerX inputs of its ``c_contiguous=False`` cases (as do the ChainerX cases of
+``test_deconvolution_2d.py``) with
 ``chainer.testing.array._as_noncontiguous_array``. Private names are not API, so our packages do
 not have them; this plugin supplies them in the test process only, over public behaviour, so
 that the tests using those helpers measure the routines they are about. Our own code and tests

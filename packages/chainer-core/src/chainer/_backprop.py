@@ -96,6 +96,13 @@ def backward_from(
     outputs, grad_outputs, retain_grad, enable_double_backprop, loss_scale, caller
 ) -> None:
     """Backprop from ``outputs`` and accumulate into the ``grad`` of every leaf reached."""
+    if outputs and outputs[0]._chainerx_graph_array() is not None:
+        from chainer import _chainerx_graph
+
+        _chainerx_graph.backward_many(
+            outputs, grad_outputs, retain_grad, enable_double_backprop, loss_scale, caller
+        )
+        return
     roots = []
     for i, y in enumerate(outputs):
         given = None if grad_outputs is None else grad_outputs[i]
@@ -208,6 +215,13 @@ def grad(
         if seq is not None and len(seq) != len(ref):
             raise ValueError(f"{name} must have {len(ref)} entries, got {len(seq)}")
 
+    if outputs and outputs[0]._chainerx_graph_array() is not None:
+        from chainer import _chainerx_graph
+
+        return _chainerx_graph.grad(
+            outputs, inputs, grad_outputs, grad_inputs, set_grad, enable_double_backprop,
+            loss_scale,
+        )  # fmt: skip
     targets: dict[VariableNode, Any] = {}
     for x in inputs:
         targets.setdefault(x.node, None)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend
+from chainer import _variable_checks, backend
 from chainer.backends._chainerx import ChainerxDevice
 from chainer.backends.cuda import GpuDevice
 from chainer.variable import Variable
@@ -95,8 +95,10 @@ class HyperparameterProxy:
 def unscale_grad(param) -> None:
     """Divide a gradient computed with a loss scale (``param._loss_scale``) by that scale."""
     if param._loss_scale is not None:
-        # Out of place: a gradient may be a read-only broadcast view.
-        param.grad = param.grad / param._loss_scale
+        # ChainerX's backward returns unscaled gradients itself (as in v7).
+        if not _variable_checks.is_chainerx_array(param._array):
+            # Out of place: a gradient may be a read-only broadcast view.
+            param.grad = param.grad / param._loss_scale
         param._loss_scale = None
 
 
@@ -132,6 +134,11 @@ def _unregister_hook(pre: dict, post: dict, name: str) -> None:
             del hooks[name]
             return
     raise KeyError(f"no hook named {name!r}; registered hooks: {[*pre, *post]}")
+
+
+def _is_default_chainerx(device: ChainerxDevice) -> bool:
+    chx_device = getattr(device, "device", None)  # a stand-in device may have none
+    return chx_device is not None and chx_device is device.xp.get_default_device()
 
 
 class UpdateRule:
@@ -228,19 +235,22 @@ class UpdateRule:
         master.grad = None
 
     def _run_hooks_and_core(self, param) -> None:
-        for hook in tuple(self._pre_update_hooks.values()):
-            hook(self, param)
+        if self._pre_update_hooks:
+            for hook in tuple(self._pre_update_hooks.values()):
+                hook(self, param)
         self.update_core(param)
-        for hook in tuple(self._post_update_hooks.values()):
-            hook(self, param)
+        if self._post_update_hooks:
+            for hook in tuple(self._post_update_hooks.values()):
+                hook(self, param)
 
     def _prepare(self, param) -> None:
         """Create the state on first use and keep its arrays on the parameter's device."""
         device = param.device
-        with device.create_context():
-            if self._state is None:
+        if self._state is None:
+            with device.create_context():
                 self._state = {}
                 self.init_state(param)
+        if self._state:
             array_types = backend.get_array_types()
             for key, value in self._state.items():
                 if isinstance(value, array_types) and not device.is_array_supported(value):
@@ -252,6 +262,9 @@ class UpdateRule:
     def update_core(self, param) -> None:
         """Apply the formula: dispatch to the CPU, GPU or ChainerX implementation."""
         device = param.device
+        if isinstance(device, ChainerxDevice) and _is_default_chainerx(device):
+            self.update_core_chainerx(param)  # already the default device: no context to enter
+            return
         with device.create_context():
             if isinstance(device, ChainerxDevice):
                 self.update_core_chainerx(param)

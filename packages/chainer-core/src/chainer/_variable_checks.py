@@ -16,8 +16,26 @@ def is_supported_array(value) -> bool:
     return module in _BACKEND_MODULES and hasattr(value, "shape") and hasattr(value, "dtype")
 
 
+_chainerx_ndarray: type | None = None  # chainerx.ndarray, once one has been seen
+
+
 def is_chainerx_array(value) -> bool:
-    return type(value).__module__.partition(".")[0] == "chainerx"
+    global _chainerx_ndarray
+    cls = type(value)
+    if cls is _chainerx_ndarray:
+        return True
+    if cls.__module__.partition(".")[0] != "chainerx":
+        return False
+    if cls.__name__ == "ndarray":
+        _chainerx_ndarray = cls
+    return True
+
+
+def chainerx_error() -> type[Exception]:
+    """``chainerx.ChainerxError`` (imported only where ChainerX arrays are at hand)."""
+    import chainerx
+
+    return chainerx.ChainerxError
 
 
 def check_array_type(value, what: str) -> None:
@@ -38,7 +56,8 @@ def check_grad(var, g) -> None:
         isinstance(g, numpy.ndarray) and isinstance(array, numpy.ndarray)
     ):
         raise TypeError(
-            f"the gradient of {_describe(var)} must be a {type(array).__qualname__} like its "
+            f"the gradient of {_describe(var)} must be a {type(array).__module__}."
+            f"{type(array).__qualname__} like its "
             f"array, but got {type(g).__module__}.{type(g).__qualname__}"
         )
     if g.dtype != array.dtype:

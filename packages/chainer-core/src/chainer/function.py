@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 import weakref
 from collections.abc import Iterator
 
@@ -12,17 +13,28 @@ from chainer.function_node import FunctionNode
 from chainer.variable import Variable
 
 
+def _chainerx_mode(name: str):
+    """ChainerX's own mode switch of the same name, if ChainerX is in use (imported)."""
+    chainerx = sys.modules.get("chainerx")
+    if chainerx is None or not hasattr(chainerx, name):
+        return contextlib.nullcontext()
+    return getattr(chainerx, name)()
+
+
 @contextlib.contextmanager
 def no_backprop_mode() -> Iterator[None]:
-    """Do not record graphs in this block (``enable_backprop=False``) to save memory."""
-    with using_config("enable_backprop", False):
+    """Do not record graphs in this block (``enable_backprop=False``) to save memory.
+
+    ChainerX arrays record no graph in it either (``chainerx.no_backprop_mode``).
+    """
+    with using_config("enable_backprop", False), _chainerx_mode("no_backprop_mode"):
         yield
 
 
 @contextlib.contextmanager
 def force_backprop_mode() -> Iterator[None]:
-    """Record graphs in this block even inside :func:`no_backprop_mode`."""
-    with using_config("enable_backprop", True):
+    """Record graphs in this block even inside :func:`no_backprop_mode` (ChainerX's too)."""
+    with using_config("enable_backprop", True), _chainerx_mode("force_backprop_mode"):
         yield
 
 
@@ -31,6 +43,9 @@ class FunctionAdapter(FunctionNode):
 
     Old-style backward works on arrays, so gradients of gradients are not available through it.
     """
+
+    # On ChainerX arrays without a native path, backward runs on NumPy/CuPy views too (v7).
+    _fallback_backward_on_host = True
 
     def __init__(self, function: Function) -> None:
         super().__init__()

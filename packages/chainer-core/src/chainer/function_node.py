@@ -10,20 +10,17 @@ from __future__ import annotations
 import traceback
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import numpy
 
+from chainer import _chainerx_graph, _variable_checks
 from chainer import _function_hooks_registry as _hooks
-from chainer import _variable_checks
 from chainer._function_hooks_registry import state as _hook_state
 from chainer._variable_checks import is_chainerx_array
 from chainer.configuration import config
 from chainer.utils import type_check
 from chainer.variable import Variable, VariableNode, _new_output, _new_variable
-
-if TYPE_CHECKING:
-    from chainer.backends._chainerx import ChainerxDevice
 
 _ndarray = numpy.ndarray
 _weakref = weakref.ref
@@ -77,8 +74,10 @@ class FunctionNode:
     lazy_grad_sum = False
     is_elementwise = False
     chainerx_device: Any = None
-    # (shape, dtype, device) of each output when forward_chainerx ran on ChainerX's graph.
-    _chainerx_outputs: tuple[tuple[Any, Any, Any], ...] | None = None
+    # (retained inputs, retained outputs) as variables while a ChainerX fallback's backward runs.
+    _chainerx_retained: tuple[tuple, tuple] | None = None
+    # A ChainerX fallback's backward runs on ChainerX arrays (False) or NumPy/CuPy views (True).
+    _fallback_backward_on_host = False
     _input_indexes_to_retain: tuple[int, ...] | None = None
     _output_indexes_to_retain: tuple[int, ...] | None = None
     _retained_output_data: tuple | None = None
@@ -202,16 +201,14 @@ class FunctionNode:
         for hook in hooks:
             hook.forward_preprocess(self, in_data)
 
-        if in_data and type(in_data[0]) is not _ndarray and is_chainerx_array(in_data[0]):
-            outputs = self._forward_chainerx_or_fallback(
-                in_data, requires_grad and config.enable_backprop
-            )
-        else:
-            outputs = self.forward(in_data)
+        first = in_data[0] if in_data else None
+        if first is None and in_data:
+            first = next((x for x in in_data if x is not None), None)
+        if type(first) is not _ndarray and first is not None and is_chainerx_array(first):
+            return self._apply_chainerx(in_data, first, hooks)
+        outputs = self.forward(in_data)
         if type(outputs) is not tuple:
-            raise TypeError(
-                f"{self.label}.forward must return a tuple of arrays, got {type(outputs).__name__}"
-            )
+            _refuse_forward_result(self, outputs)
 
         for y in outputs:
             if type(y) is not _ndarray and not _variable_checks.is_supported_array(y):
@@ -231,25 +228,33 @@ class FunctionNode:
             return self._record(inputs, in_data, outputs)
         return tuple([_new_variable(y, requires_grad) for y in outputs])
 
-    def _forward_chainerx_or_fallback(self, in_data: tuple, records: bool) -> tuple:
-        if records:
-            # ChainerX differentiates what forward_chainerx computes (a backward of the
-            # function's own serves its NumPy/CuPy forward).
-            from chainer import _chainerx_autograd
-
-            outputs = _chainerx_autograd.record_forward(self, in_data)
-        else:
+    def _apply_chainerx(self, in_data: tuple, first, hooks) -> tuple:
+        """Forward on ChainerX arrays: ChainerX records the graph (see chainer._chainerx_graph)."""
+        if len(in_data) > 1:
+            _chainerx_graph.check_inputs(self, in_data, first)
+        if config.enable_backprop:
             outputs = self.forward_chainerx(in_data)
-        if outputs is not Fallback:
-            return outputs
-        from chainer import backend
-
-        device = backend.get_device_from_array(in_data[0])
-        fallback = cast("ChainerxDevice", device).fallback_device
-        self.chainerx_device = device
-        with backend.using_device(fallback):
-            outputs = self.forward(tuple(fallback.send(x) for x in in_data))
-        return tuple(device.send(y) for y in outputs)
+        else:
+            outputs = _chainerx_graph.forward_without_backprop(self, in_data)
+        if type(outputs) is not tuple:
+            if outputs is not Fallback:
+                raise TypeError(
+                    f"{self.label}.forward_chainerx must return a tuple of arrays or "
+                    f"chainer.Fallback, got {type(outputs).__name__}"
+                )
+            outputs = _chainerx_graph.fallback(self, in_data, first)
+            if type(outputs) is not tuple:
+                _refuse_forward_result(self, outputs)
+        for hook in hooks:
+            hook.forward_postprocess(self, in_data)
+        if config.debug:
+            _hooks.check_nan_in_forward(self, in_data, outputs)
+        return tuple(
+            [
+                _new_variable(None, False) if y is None else _new_variable(y, y.is_grad_required())
+                for y in outputs
+            ]
+        )
 
     def _record(self, inputs, in_data: tuple, outputs: tuple) -> tuple:
         """Connect this node with its input and output variable nodes."""
@@ -341,6 +346,8 @@ class FunctionNode:
         indexes = self._input_indexes_to_retain
         if indexes is None:
             return ()
+        if self._chainerx_retained is not None:
+            return self._chainerx_retained[0]
         if self.inputs is None:
             raise RuntimeError(f"{self.label}: retained inputs are available only in backward")
         inputs = self.inputs
@@ -354,6 +361,8 @@ class FunctionNode:
         indexes = self._output_indexes_to_retain
         if indexes is None:
             return ()
+        if self._chainerx_retained is not None:
+            return self._chainerx_retained[1]
         if self.outputs is None:
             raise RuntimeError(f"{self.label}: retained outputs are available only in backward")
         rets: list[Variable | None] = []
@@ -390,10 +399,6 @@ class FunctionNode:
         Returns:
             A tuple with one gradient (or ``None``) per input, or per target index.
         """
-        if self._chainerx_outputs is not None:  # forward_chainerx ran on ChainerX's graph
-            from chainer import _chainerx_autograd
-
-            return _chainerx_autograd.backward(self, target_input_indexes, grad_outputs)
         return (None,) * len(target_input_indexes)
 
     def backward_accumulate(self, target_input_indexes, grad_outputs, grad_inputs) -> tuple:
@@ -471,6 +476,12 @@ class FunctionNode:
         if name not in hooks:
             raise KeyError(f"no hook named {name!r} on {self.label}")
         hooks.pop(name).deleted(self)
+
+
+def _refuse_forward_result(func: FunctionNode, outputs) -> None:
+    raise TypeError(
+        f"{func.label}.forward must return a tuple of arrays, got {type(outputs).__name__}"
+    )
 
 
 def _type_error_message(func: FunctionNode, error, in_data: tuple) -> str:

@@ -419,10 +419,9 @@ class Link(DeviceResident):
         attrs = self.__dict__
         for name in self._params:
             param = attrs[name]
-            # ``array``, not the raw array: a ChainerX array in a graph is written through
-            # its graph-free view.
+            # .array: a ChainerX parameter is written through its graph-free view
             data = serializer(name, param.array)
-            if param.array is None and data is not None:
+            if param._array is None and data is not None:
                 param.initialize(data.shape)
                 _copyto(param.array, data)
         for name in self._persistent:

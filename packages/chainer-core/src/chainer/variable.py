@@ -185,6 +185,8 @@ class Variable:
     _old_style_grad_generator: str | None = None
     # The device of the last to_device() (None: the array's own device, worked out when asked).
     _target_device = None
+    # The graph-free view of a ChainerX array in a graph that ``array`` returns (cached).
+    _chainerx_view = None
 
     if TYPE_CHECKING:  # the operators chainer._ops installs on import, for type checkers
 
@@ -214,6 +216,10 @@ class Variable:
             raise ValueError(f"memory layouts are not supported; got layout {layout!r}")
         if data is not None and type(data) is not numpy.ndarray:
             _checks.check_array_type(data, "data")
+            if _checks.is_chainerx_array(data):
+                from chainer import _chainerx_graph
+
+                data = _chainerx_graph.attach(data, requires_grad)
         self._array = data
         self._grad_var: Variable | None = None
         self._graph_node: VariableNode | None = None
@@ -229,6 +235,14 @@ class Variable:
     ) -> Variable:
         """v7 compatibility: a variable made without checking ``data`` (the ChainerX flag is
         derived from the array, so ``is_chainerx_array`` is accepted and not needed)."""
+        if (
+            data is not None
+            and type(data) is not numpy.ndarray
+            and _checks.is_chainerx_array(data)
+        ):
+            from chainer import _chainerx_graph
+
+            data = _chainerx_graph.attach(data, requires_grad)
         var = _new_variable(data, requires_grad)
         var._name = name
         if grad is not None:
@@ -282,6 +296,11 @@ class Variable:
 
     def unchain(self) -> None:
         """Cut the link to the creator: this variable becomes a leaf of a new graph."""
+        if self._chainerx_graph_array() is not None:
+            array = self._array.as_grad_stopped()
+            self._array = array.require_grad() if self._requires_grad else array
+            self._chainerx_view = None
+            return
         node = self._graph_node
         if node is not None:
             node.creator_node = None
@@ -290,6 +309,9 @@ class Variable:
         """Cut every creator link reachable backward from this variable."""
         from chainer._backprop import walk_creators
 
+        if self._chainerx_graph_array() is not None:  # ChainerX's graph is cut at this array
+            self.unchain()
+            return
         for func in list(walk_creators(self)):  # walk first: unchain() drops the inputs
             func.unchain()
         self.unchain()
@@ -301,14 +323,33 @@ class Variable:
 
     @property
     def array(self):
-        """The underlying array (``data`` is an alias)."""
-        return self._array
+        """The underlying array (``data`` is an alias).
+
+        A ChainerX array is returned out of the graph (a view of the same memory, as in v7);
+        :attr:`chx_array` is the one in the graph.
+        """
+        array = self._array
+        if type(array) is numpy.ndarray or array is None:
+            return array
+        view = self._chainerx_view
+        if view is not None:
+            return view
+        if _checks.is_chainerx_array(array) and array.is_grad_required():
+            view = self._chainerx_view = array.as_grad_stopped()
+            return view
+        return array
 
     @array.setter
     def array(self, d) -> None:
         if d is not None and type(d) is not numpy.ndarray:
             _checks.check_array_type(d, "array")
+            if _checks.is_chainerx_array(d):
+                from chainer import _chainerx_graph
+
+                d = _chainerx_graph.attach(d, self._requires_grad)
         self._array = d
+        if self._chainerx_view is not None:
+            self._chainerx_view = None
         if self._target_device is not None:
             self._target_device = None
         if self._graph_node is not None:
@@ -332,14 +373,50 @@ class Variable:
 
     @property
     def chx_array(self):
-        """The array as a ChainerX array sharing memory and graph (ChainerX only)."""
-        from chainer import backend
+        """The ChainerX array itself, connected to the graph (a ChainerX variable only)."""
+        if not _checks.is_chainerx_array(self._array):
+            raise ValueError(
+                "chx_array is available only for a Variable over a ChainerX array; this one "
+                f"holds {type(self._array).__module__}.{type(self._array).__name__}"
+            )
+        return self._array
 
-        return backend.to_chx(self._array)
+    def _chainerx_graph_array(self):
+        """The ChainerX array if it is in a graph (its gradient lives there), else None."""
+        array = self._array
+        if type(array) is numpy.ndarray or array is None:
+            return None
+        if _checks.is_chainerx_array(array) and array.is_grad_required():
+            return array
+        return None
+
+    def _chainerx_grad_target(self):
+        """The ChainerX array a gradient is set on, or None for other arrays.
+
+        Raises:
+            RuntimeError: The array is a ChainerX array out of the graph (``requires_grad``
+                is False, or an integer dtype): it cannot hold a gradient (as in v7).
+        """
+        array = self._array
+        if type(array) is numpy.ndarray or array is None or not _checks.is_chainerx_array(array):
+            return None
+        if not array.is_grad_required():
+            raise RuntimeError(
+                "cannot set a gradient on a Variable over a ChainerX array that does not "
+                f"require grad (requires_grad={self._requires_grad}, dtype {array.dtype})"
+            )
+        return array
 
     @property
     def grad(self):
         """The gradient array, or ``None``."""
+        array = self._array
+        if type(array) is not numpy.ndarray and array is not None:
+            if _checks.is_chainerx_array(array):  # ChainerX keeps it in the array
+                try:
+                    return array.grad
+                except _checks.chainerx_error():  # out of the graph: no gradient
+                    return None
         gv = self._grad_var
         return None if gv is None else gv._array
 
@@ -348,14 +425,25 @@ class Variable:
         self._set_grad(g)
 
     def _set_grad(self, g) -> None:
-        if g is not None:
-            _checks.check_grad(self, g)
-            g = Variable(g)  # v7: a gradient set by hand can be differentiated with respect to
-        self._grad_var = g
+        if g is None:
+            self._clear_grad()  # not cleargrad(): a Parameter's would change its initial grad
+            return
+        _checks.check_grad(self, g)
+        array = self._chainerx_grad_target()
+        if array is not None:
+            array.set_grad(g)
+            self._grad_var = _new_variable(g, True)  # cached for grad_var (same array)
+            return
+        self._grad_var = Variable(g)  # v7: a gradient set by hand can be differentiated
 
     @property
     def grad_var(self) -> Variable | None:
         """The gradient as a :class:`Variable` (it has a graph after double backprop)."""
+        array = self._chainerx_graph_array()
+        if array is not None:
+            from chainer import _chainerx_graph
+
+            return _chainerx_graph.grad_var(self, array)
         return self._grad_var
 
     @grad_var.setter
@@ -363,13 +451,28 @@ class Variable:
         self._set_grad_var(g)
 
     def _set_grad_var(self, g: Variable | None) -> None:
-        if g is not None:
-            _checks.check_grad(self, g._array)
+        if g is None:
+            self._clear_grad()  # not cleargrad(): a Parameter's would change its initial grad
+            return
+        _checks.check_grad(self, g._array)
+        array = self._chainerx_grad_target()
+        if array is not None:
+            array.set_grad(g._array)
         self._grad_var = g
 
     def cleargrad(self) -> None:
         """Forget the gradient (set it to ``None``)."""
+        self._clear_grad()
+
+    def _clear_grad(self) -> None:
         self._grad_var = None
+        array = self._array
+        if type(array) is not numpy.ndarray and array is not None:
+            if _checks.is_chainerx_array(array):
+                try:
+                    array.cleargrad()
+                except _checks.chainerx_error():  # out of the graph: it has none
+                    pass
 
     def zerograd(self) -> None:
         """Set the gradient to zeros of the array's shape and dtype.
@@ -388,6 +491,14 @@ class Variable:
         if array is None:
             self._grad_var = None
             return
+        chx = self._chainerx_graph_array()
+        if chx is not None:
+            g = chx.grad
+            if g is None:
+                chx.set_grad(self.xp.zeros_like(chx.as_grad_stopped()))
+            else:
+                g[...] = 0  # in place, as v7 (refused for a gradient in a graph)
+            return
         zeros = self.xp.zeros_like(array)
         gv = self._grad_var
         if gv is not None and gv._array is not None:
@@ -398,12 +509,24 @@ class Variable:
 
     def addgrad(self, var: Variable) -> None:
         """Add ``var``'s gradient to this variable's, moving it to this device if needed."""
-        src = var._grad_var
+        if _checks.is_chainerx_array(self._array) != _checks.is_chainerx_array(var._array):
+            if self._array is not None and var._array is not None:
+                raise RuntimeError(
+                    "addgrad between a ChainerX variable and a NumPy/CuPy variable is not "
+                    "supported (as in v7): move one with to_device first"
+                )
+        src = var.grad_var
         if src is None:
             return
         if self._array is None:
             raise RuntimeError("addgrad: the destination variable has no array yet")
         src_array = self.device.send(src._array)
+        chx = self._chainerx_graph_array()
+        if chx is not None:
+            from chainer import _chainerx_graph
+
+            _chainerx_graph.add_grad(chx, src_array)
+            return
         dst = self._grad_var
         if dst is None:
             self._grad_var = Variable(src_array.copy(), requires_grad=False)
@@ -417,12 +540,15 @@ class Variable:
         if src is None and dst is not None and isinstance(var, Parameter):
             var.initialize(dst.shape)  # v7: an uninitialized source takes this shape
             src = var._array
-        if dst is None:  # a copy on this variable's device (where it was sent, if anywhere)
-            self.array = None if src is None else self.device.send(var.xp.array(src, copy=True))
+        if dst is None:
+            # An uninitialized parameter takes a copy on its own device.
+            self.array = (
+                None if src is None else self.device.send(var.xp.array(var.array, copy=True))
+            )
             return
         from chainer import backend
 
-        backend.copyto(dst, src)
+        backend.copyto(self.array, var.array)  # out of ChainerX's graph: an in-place copy
 
     # -- array-like properties ------------------------------------------------------------
 
@@ -516,15 +642,39 @@ class Variable:
         self._to_device(backend.get_device(device))
 
     def _to_device(self, device) -> None:
-        if self._array is not None:
-            self._set_array_keeping_graph(device.send(self._array))
+        grad = self.grad
+        array = self._array
+        if array is not None:
+            if self._chainerx_graph_array() is not None and not device.is_array_supported(array):
+                if not isinstance(self, Parameter) and not isinstance(
+                    device, _chainerx_device_type()
+                ):
+                    raise RuntimeError(
+                        "a Variable over a ChainerX array that requires grad cannot move to "
+                        f"the non-ChainerX device {device} (as in v7): its graph is ChainerX's"
+                    )
+                array = array.as_grad_stopped()  # leaves its graph
+            self._set_array_keeping_graph(device.send(array))
         gv = self._grad_var
-        if gv is not None:
-            gv._set_array_keeping_graph(device.send(gv._array))
+        if grad is not None:
+            if _checks.is_chainerx_array(grad) and not device.is_array_supported(grad):
+                grad = grad.as_grad_stopped()
+            grad = device.send(grad)
+            if self._chainerx_graph_array() is not None:  # ChainerX keeps it in the array
+                self._grad_var = None
+                self._array.set_grad(grad)
+            elif gv is not None:
+                gv._set_array_keeping_graph(grad)
+            else:
+                self._grad_var = Variable(grad, requires_grad=False)
         self._target_device = device
 
     def _set_array_keeping_graph(self, array) -> None:
+        if type(array) is not numpy.ndarray and _checks.is_chainerx_array(array):
+            if not array.is_grad_required() and self._requires_grad and array.dtype.kind == "f":
+                array = array.view().require_grad()
         self._array = array
+        self._chainerx_view = None
         if self._graph_node is not None:
             self._graph_node._set_data_type(array)
 
@@ -581,6 +731,11 @@ class Variable:
                 gradients can be differentiated again.
             loss_scale: Multiply the initial gradient by this factor (mixed precision).
         """
+        if self._chainerx_graph_array() is not None:
+            from chainer import _chainerx_graph
+
+            _chainerx_graph.backward(self, retain_grad, enable_double_backprop, loss_scale)
+            return
         from chainer import _backprop
 
         _backprop.backward_from(
@@ -617,6 +772,10 @@ class Variable:
         from chainer._ops import array_ops
 
         return array_ops.mean(self, axis, weights, keepdims)
+
+
+# The getter itself (Parameter.grad calls it without a property lookup).
+_variable_grad = vars(Variable)["grad"].fget
 
 
 class Parameter(Variable):
@@ -690,8 +849,7 @@ class Parameter(Variable):
         ``RuntimeError`` (as v7) unless :meth:`cleargrad` or :meth:`zerograd` was called."""
         if self._array is None:
             self._check_grad_available()
-        gv = self._grad_var
-        return None if gv is None else gv._array
+        return _variable_grad(self)
 
     @grad.setter
     def grad(self, g) -> None:
@@ -701,7 +859,7 @@ class Parameter(Variable):
     def grad_var(self) -> Variable | None:
         if self._array is None:
             self._check_grad_available()
-        return self._grad_var
+        return super().grad_var
 
     @grad_var.setter
     def grad_var(self, g: Variable | None) -> None:
@@ -734,7 +892,7 @@ class Parameter(Variable):
             self._target_device = device
         self._grad_var = None
         if self._grad_filler is not None:
-            self.grad = xp.full_like(array, self._grad_filler)
+            self.grad = xp.full_like(self.array, self._grad_filler)
 
     @property
     def device(self):
@@ -753,14 +911,14 @@ class Parameter(Variable):
             super()._to_device(device)
 
     def cleargrad(self) -> None:
-        self._grad_var = None
+        super().cleargrad()
         if self._array is None:
             self._grad_filler = None
 
     def addgrad(self, var: Variable) -> None:
         """Add ``var``'s gradient; an uninitialized parameter is first initialized with
         ``var``'s shape (its gradient then starts as :meth:`initialize` makes it)."""
-        if self._array is None and var._grad_var is not None:
+        if self._array is None and var.grad_var is not None:
             self.initialize(var.shape)
         super().addgrad(var)
 
@@ -820,7 +978,7 @@ def as_variable(obj) -> Variable:
 def as_array(obj):
     """Return the array of a variable, or ``obj`` itself if it is an array."""
     if isinstance(obj, Variable):
-        return obj._array
+        return obj.array
     return obj
 
 
@@ -848,6 +1006,12 @@ def _new_output(array, creator, rank: int) -> tuple:
 
 
 _weakref = weakref.ref
+
+
+def _chainerx_device_type() -> type:
+    from chainer.backends._chainerx import ChainerxDevice
+
+    return ChainerxDevice
 
 
 def _new_variable(array, requires_grad: bool) -> Variable:

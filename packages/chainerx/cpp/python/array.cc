@@ -81,12 +81,20 @@ PyType_Slot g_array_slots[] = {
 
 // ---- Operators ----
 
+// NumPy's protocol: a type whose __array_ufunc__ is None (e.g. chainer.Variable) implements the
+// operators with arrays itself, so ours return NotImplemented and Python asks it.
+bool DefersToOperand(nb::handle other) {
+    nb::handle type = other.type();
+    return nb::hasattr(type, "__array_ufunc__") && type.attr("__array_ufunc__").is_none();
+}
+
 // `a op other` where other is an ndarray, a number, or something NumPy turns into an array.
 template <Array (*ArrayOp)(const Array&, const Array&), Array (*ScalarOp)(const Array&, Scalar)>
 nb::object BinaryOperator(const Array& self, nb::handle other) {
     Array* b = nullptr;
     if (nb::try_cast<Array*>(other, b) && b != nullptr) return nb::cast(ArrayOp(self, *b));
     if (IsScalar(other)) return nb::cast(ScalarOp(self, ScalarArg(other)));
+    if (DefersToOperand(other)) return nb::borrow(Py_NotImplemented);
     if (PySequence_Check(other.ptr()) || PyObject_CheckBuffer(other.ptr())) {
         return nb::cast(ArrayOp(self, ArrayArg(other, &self.device())));
     }
@@ -97,6 +105,7 @@ nb::object BinaryOperator(const Array& self, nb::handle other) {
 template <Array (*ArrayOp)(const Array&, const Array&), Array (*ScalarOp)(Scalar, const Array&)>
 nb::object ReflectedOperator(const Array& self, nb::handle other) {
     if (IsScalar(other)) return nb::cast(ScalarOp(ScalarArg(other), self));
+    if (DefersToOperand(other)) return nb::borrow(Py_NotImplemented);
     if (PySequence_Check(other.ptr()) || PyObject_CheckBuffer(other.ptr())) {
         return nb::cast(ArrayOp(ArrayArg(other, &self.device()), self));
     }

@@ -82,6 +82,7 @@ void InitBackprop(nb::module_& m);
 void InitRnn(nb::module_& m);
 void InitPooling(nb::module_& m);
 void InitNormalization(nb::module_& m);
+void InitFunctionNode(nb::module_& m);
 
 }  // namespace python
 }  // namespace chainerx

@@ -38,4 +38,5 @@ NB_MODULE(_core, m) {
     chainerx::python::InitNormalization(m);
     chainerx::python::InitLinalg(m);
     chainerx::python::InitConnection(m);
+    chainerx::python::InitFunctionNode(m);
 }

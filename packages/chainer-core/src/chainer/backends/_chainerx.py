@@ -124,12 +124,11 @@ class ChainerxDevice(Device):
         On the CUDA backend the matching CuPy device becomes current as well.
         """
         if self.device.backend.name == "cuda":
-            return self._using_with_cupy()
-        # ChainerX's own scope: optimizers enter it twice per parameter and step.
-        return self.xp.using_device(self.device)
+            return self._using_cuda()
+        return self.xp.using_device(self.device)  # optimizers enter it per parameter: no wrapper
 
     @contextlib.contextmanager
-    def _using_with_cupy(self) -> Iterator[None]:
+    def _using_cuda(self) -> Iterator[None]:
         with self.fallback_device.create_context(), self.xp.using_device(self.device):
             yield
 

@@ -1,10 +1,14 @@
 #include "chainerx/routines/linear.h"
 
+#include <vector>
+
+#include "chainerx/backward_builder.h"
 #include "chainerx/error.h"
 #include "chainerx/routines/creation.h"
 #include "chainerx/routines/linalg.h"
 #include "chainerx/routines/manipulation.h"
 #include "chainerx/routines/math.h"
+#include "chainerx/routines/reduction.h"
 #include "chainerx/routines/util.h"
 
 namespace chainerx {
@@ -44,13 +48,35 @@ Array Linear(const Array& x, const Array& w, const std::optional<Array>& b, int 
     if (b.has_value()) dtype = PromoteTypes(dtype, b->dtype());
     Dtype compute = dtype == Dtype::kFloat16 ? Dtype::kFloat32 : dtype;
     Shape batch(x.shape().begin(), x.shape().begin() + n_batch_axes);
-    // Explicit sizes: -1 cannot be inferred when the batch is empty.
-    Array x2 = Reshape(internal::CastIfNeeded(x, compute), Shape{batch.GetTotalSize(), w.shape()[1]});
-    Array y = Dot(x2, Transpose(internal::CastIfNeeded(w, compute)));
-    if (b.has_value()) y = Add(y, internal::CastIfNeeded(*b, compute));
     Shape out_shape = batch;
     out_shape.push_back(w.shape()[0]);
-    return internal::CastIfNeeded(Reshape(y, out_shape), dtype);
+    // Explicit sizes: -1 cannot be inferred when the batch is empty.
+    Shape x2_shape{batch.GetTotalSize(), w.shape()[1]};
+    bool one_dtype = x.dtype() == compute && w.dtype() == compute && (!b.has_value() || b->dtype() == compute);
+    if (!one_dtype) {
+        // Mixed or half precision: composed of differentiable routines (casts included).
+        Array x2 = Reshape(internal::CastIfNeeded(x, compute), x2_shape);
+        Array y = Dot(x2, Transpose(internal::CastIfNeeded(w, compute)));
+        if (b.has_value()) y = Add(y, internal::CastIfNeeded(*b, compute));
+        return internal::CastIfNeeded(Reshape(y, out_shape), dtype);
+    }
+    // One node with its own backward, so that the gradient of W is a C-contiguous (out, in)
+    // array (through Transpose it would be a transposed view, slow for elementwise updates).
+    Array x2 = Reshape(x, x2_shape);
+    Array y = Dot(x2.AsGradStopped(), Transpose(w.AsGradStopped()));
+    if (b.has_value()) y = Add(y, b->AsGradStopped());
+    std::vector<Array> inputs{x2, w};
+    if (b.has_value()) inputs.push_back(*b);
+    BackwardBuilder bb{"linear", inputs, {y}};
+    if (bb) {
+        bb.Define([x2, w, has_b = b.has_value()](BackwardContext& ctx) {
+            const Array& gy = ctx.output_grad();
+            if (ctx.is_input_grad_required(0)) ctx.input_grad(0) = Dot(gy, w);
+            if (ctx.is_input_grad_required(1)) ctx.input_grad(1) = Dot(Transpose(gy), x2);
+            if (has_b && ctx.is_input_grad_required(2)) ctx.input_grad(2) = Sum(gy, Axes{0});
+        });
+    }
+    return Reshape(y, out_shape);
 }
 
 }  // namespace chainerx

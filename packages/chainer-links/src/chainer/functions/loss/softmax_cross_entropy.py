@@ -170,6 +170,20 @@ class SoftmaxCrossEntropy(FunctionNode):
             return self._soft_target_chainerx(x, t)
         import chainerx
 
+        if (
+            self.reduce == "mean"
+            and self.class_weight is None
+            and self.ignore_label == -1
+            and x.ndim == 2
+            and x.dtype != _float16
+        ):  # the common case in one fused routine (ChainerX checks the labels)
+            try:
+                loss = chainerx.softmax_cross_entropy(x, t).sum()
+            except chainerx.IndexError:
+                return Fallback  # a label out of range: NumPy's forward raises the ValueError
+            count = int((t != -1).sum()) if self.normalize else len(t)
+            return (loss * (1.0 / max(count, 1)),)
+
         n_class = x.shape[1]
         labels = t.reshape(-1)
         if x.device.backend.name == "native" or chainer.is_debug():  # as check_labels
