@@ -4,9 +4,12 @@ v7's ``chainerx_tests/op_utils.py`` (the harness of every routine test) and ``ar
 (which builds the strided input arrays) are test helpers, not tests, yet they use private
 names: ``chainer.testing._bundle._ParameterizedTestCaseBundle`` (to take apart what
 ``chainer.testing.parameterize`` returns) and ``chainerx.testing._fromnumpy`` (a strided copy
-on a device). Private names are not API, so our packages do not have them; this plugin supplies
-them in the test process only, over public behaviour, so that the tests using those helpers
-measure the routines they are about. Our own code and tests never load it.
+on a device). The tests themselves read a few of v7's debugging internals to observe public
+behaviour: ``ndarray._debug_flat_data`` (the elements in order), ``_debug_data_memory_address``
+(whether a result shares memory) and ``chainerx.linalg._is_lapack_available()`` (whether to
+skip). Private names are not API, so our packages do not have them; this plugin supplies them
+in the test process only, over public behaviour, so that these tests measure the routines they
+are about. Our own code and tests never load it.
 
 Use: ``PYTHONPATH=ci run.sh ... chainerx_tests -- -p conformance_v7_private``.
 """
@@ -45,6 +48,24 @@ def _fromnumpy(
     return chainerx.array(copy, copy=False, device=device)
 
 
+def _flat_data(array: chainerx.ndarray) -> list:
+    """v7's ``ndarray._debug_flat_data``: the elements in C order, as Python numbers."""
+    return chainerx.to_numpy(array).ravel().tolist()
+
+
+def _memory_address(array: chainerx.ndarray) -> int:
+    """v7's ``ndarray._debug_data_memory_address``: where the array's memory starts."""
+    return array.data_ptr - array.offset
+
+
+def _is_lapack_available() -> bool:
+    """v7's ``chainerx.linalg._is_lapack_available()``: LAPACK comes with the OpenBLAS build."""
+    return chainerx.build_info()["blas"] == "openblas"
+
+
 chainer.testing._bundle.GeneratedTestClasses.cases = property(_cases)
 chainer.testing._bundle._ParameterizedTestCaseBundle = chainer.testing._bundle.GeneratedTestClasses
 chainerx.testing._fromnumpy = _fromnumpy
+chainerx.ndarray._debug_flat_data = property(_flat_data)
+chainerx.ndarray._debug_data_memory_address = property(_memory_address)
+chainerx.linalg._is_lapack_available = _is_lapack_available

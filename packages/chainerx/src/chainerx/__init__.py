@@ -117,6 +117,7 @@ from chainerx._core import (
     get_default_context,
     get_default_device,
     get_device,
+    get_global_default_context,
     grad,
     greater,
     greater_equal,
@@ -220,9 +221,21 @@ from chainerx._creation import (
     fromstring,
     loadtxt,
 )
-from chainerx._device import DeviceScope, using_device
+from chainerx._cumsum_and_hinge import cumsum, hinge
+from chainerx._device import (
+    DeviceScope,
+    context_scope,
+    set_default_context,
+    set_global_default_context,
+    using_device,
+)
+from chainerx._gradient_check import GradientCheckError, check_backward, check_double_backward
 from chainerx._nan_reductions import count_nonzero, nanargmax, nanargmin, nansum
+from chainerx._pickle import register as _register_pickling
 from chainerx._shape_and_copy import copyto, rollaxis
+
+_register_pickling()
+del _register_pickling
 
 abs = absolute
 # As in NumPy, max and min are the same functions as amax and amin.

@@ -236,6 +236,19 @@ Array ScatterIntoZeros(const Array& grad, const Shape& base_shape, std::shared_p
     return out;
 }
 
+Dtype GetProductSumComputeDtype(Dtype dtype) {
+    if (dtype == Dtype::kFloat16) return Dtype::kFloat32;
+    return IsFloating(dtype) ? dtype : Dtype::kFloat64;
+}
+
+Array FromProductSumComputeDtype(const Array& out, Dtype dtype) {
+    DtypeKind kind = GetKind(dtype);
+    // Through int64, whose conversion from an integral double is exact, so that the narrowing
+    // step wraps like integer arithmetic.
+    if (kind == DtypeKind::kInt || kind == DtypeKind::kUInt) return CastIfNeeded(CastIfNeeded(out, Dtype::kInt64), dtype);
+    return CastIfNeeded(out, dtype);
+}
+
 void CheckFloating(const Array& a, const char* routine) {
     if (!IsFloating(a.dtype())) {
         throw DtypeError{routine, " requires a floating dtype, got ", a.dtype()};

@@ -12,8 +12,6 @@ namespace {
 
 void CheckLinearArgs(const Array& x, const Array& w, const std::optional<Array>& b, int n_batch_axes) {
     if (n_batch_axes < 1) throw DimensionError{"linear: n_batch_axes must be at least 1, got ", n_batch_axes};
-    internal::CheckFloating(x, "linear");
-    internal::CheckFloating(w, "linear");
     CheckEqualDevices(x.device(), w.device());
     if (w.ndim() != 2) throw DimensionError{"linear: W must be 2-D (out_size, in_size), got shape ", w.shape()};
     if (x.ndim() <= n_batch_axes) {
@@ -27,7 +25,6 @@ void CheckLinearArgs(const Array& x, const Array& w, const std::optional<Array>&
                              n_batch_axes, ") but W of shape ", w.shape(), " takes ", w.shape()[1]};
     }
     if (b.has_value()) {
-        internal::CheckFloating(*b, "linear");
         CheckEqualDevices(x.device(), b->device());
         if (b->ndim() != 1 || b->shape()[0] != w.shape()[0]) {
             throw DimensionError{"linear: b must have shape (", w.shape()[0], ",) to match W of shape ", w.shape(),
@@ -42,7 +39,7 @@ Array Linear(const Array& x, const Array& w, const std::optional<Array>& b, int 
     CheckLinearArgs(x, w, b, n_batch_axes);
     Dtype dtype = PromoteTypes(x.dtype(), w.dtype());
     if (b.has_value()) dtype = PromoteTypes(dtype, b->dtype());
-    Dtype compute = dtype == Dtype::kFloat16 ? Dtype::kFloat32 : dtype;
+    Dtype compute = internal::GetProductSumComputeDtype(dtype);
     Shape batch(x.shape().begin(), x.shape().begin() + n_batch_axes);
     // Explicit sizes: -1 cannot be inferred when the batch is empty.
     Array x2 = Reshape(internal::CastIfNeeded(x, compute), Shape{batch.GetTotalSize(), w.shape()[1]});
@@ -50,7 +47,7 @@ Array Linear(const Array& x, const Array& w, const std::optional<Array>& b, int 
     if (b.has_value()) y = Add(y, internal::CastIfNeeded(*b, compute));
     Shape out_shape = batch;
     out_shape.push_back(w.shape()[0]);
-    return internal::CastIfNeeded(Reshape(y, out_shape), dtype);
+    return internal::FromProductSumComputeDtype(Reshape(y, out_shape), dtype);
 }
 
 }  // namespace chainerx
