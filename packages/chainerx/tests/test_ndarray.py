@@ -113,7 +113,11 @@ def test_unsupported_dtypes_raise_dtype_error():
 def test_astype_view_and_item_conversions():
     a = chainerx.array([1.7, -2.2])
     numpy.testing.assert_array_equal(chainerx.to_numpy(a.astype("int32")), [1, -2])
-    assert a.astype(numpy.float64, copy=False) is not None
+    # As NumPy: copy=False returns the array itself when it has the dtype, else a new array.
+    assert a.astype(numpy.float64, copy=False) is a
+    assert a.astype(numpy.float64) is not a
+    converted = a.astype("float32", copy=False)
+    assert converted is not a and converted.dtype == numpy.float32
     v = a.view()
     assert v.data_ptr == a.data_ptr
     one = chainerx.array([[3.5]])

@@ -276,8 +276,12 @@ void InitArray(nb::module_& m) {
         return a.ToDevice(DeviceArg(device));
     }, nb::arg("device"), nb::arg("index") = nb::none(), "A copy on another device (self if already there).");
     c.def("copy", [](const Array& a) { return Copy(a); }, "A C-contiguous copy (differentiable).");
-    c.def("astype", [](const Array& a, nb::handle dtype, bool copy) { return AsType(a, DtypeArg(dtype), copy); },
-          nb::arg("dtype"), nb::arg("copy") = true, "Converted to dtype.");
+    c.def("astype", [](nb::pointer_and_handle<Array> self, nb::handle dtype, bool copy) -> nb::object {
+        Dtype target = DtypeArg(dtype);
+        // As NumPy: without copy, an array that already has the dtype is returned itself.
+        if (!copy && self.p->dtype() == target) return nb::borrow(self.h);
+        return nb::cast(AsType(*self.p, target, copy));
+    }, nb::arg("dtype"), nb::arg("copy") = true, "Converted to dtype (the array itself if it has it and copy is False).");
     c.def("view", [](const Array& a) { return a.MakeView(); }, "A new array object sharing the data.");
     c.def("reshape", [](const Array& a, const nb::args& args) { return Reshape(a, ShapeFromArgs(args)); },
           "``reshape(*shape)``: a view when possible.");

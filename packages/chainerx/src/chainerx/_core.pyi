@@ -247,8 +247,8 @@ class ndarray:
     def copy(self) -> ndarray:
         """A C-contiguous copy (differentiable)."""
 
-    def astype(self, dtype: object, copy: bool = True) -> ndarray:
-        """Converted to dtype."""
+    def astype(self, dtype: object, copy: bool = True) -> object:
+        """Converted to dtype (the array itself if it has it and copy is False)."""
 
     def view(self) -> ndarray:
         """A new array object sharing the data."""
