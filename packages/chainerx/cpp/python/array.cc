@@ -214,7 +214,7 @@ void InitArray(nb::module_& m) {
     c.def("item", [](const Array& a) { return ScalarToPy(ItemOf(a)); }, "The only element as a Python number.");
     c.def("tolist", [](const Array& a) { return ArrayToNumpy(a, false).attr("tolist")(); }, "Nested Python lists.");
     c.def("__repr__", &Repr);
-    c.def("__str__", [](const Array& a) { return nb::str(ArrayToNumpy(a, false)); });
+    c.def("__str__", &Repr);  // as v7: the full repr with shape, dtype, device (and graphs)
     c.def("__getitem__", [](const Array& a, nb::handle key) { return At(a, IndicesArg(key, a.device())); },
           nb::arg("key").none(), "NumPy indexing: a view for basic indices, a copy with integer or boolean arrays.");
     c.def("__setitem__", [](Array& a, nb::handle key, nb::handle value) {

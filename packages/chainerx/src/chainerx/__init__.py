@@ -11,6 +11,8 @@ every differentiable routine records a graph when an input requires gradients::
     x.grad  # array([2., 4., 6.], ...)
 """
 
+import builtins as _builtins
+
 import numpy as _numpy
 
 from chainerx import _core, linalg
@@ -242,6 +244,11 @@ abs = absolute
 max = amax
 min = amin
 
+# v7 kept NumPy's old aliases of the Python types (``chainerx.int is int``); left out of __all__.
+bool = _builtins.bool
+int = _builtins.int
+float = _builtins.float
+
 # Dtypes are NumPy's: ``chainerx.float32 is numpy.float32`` and ``ndarray.dtype`` is a numpy.dtype.
 dtype = _numpy.dtype
 bool_ = _numpy.bool_
@@ -275,6 +282,6 @@ __all__ = sorted(
     name
     for name in dir()
     if not name.startswith("_")
-    and name not in {"annotations", "IndexError", "NotImplementedError"}
+    and name not in {"annotations", "IndexError", "NotImplementedError", "bool", "int", "float"}
 ) + ["__version__"]
 del _core
