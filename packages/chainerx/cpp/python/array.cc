@@ -276,11 +276,11 @@ void InitArray(nb::module_& m) {
         return a.ToDevice(DeviceArg(device));
     }, nb::arg("device"), nb::arg("index") = nb::none(), "A copy on another device (self if already there).");
     c.def("copy", [](const Array& a) { return Copy(a); }, "A C-contiguous copy (differentiable).");
-    c.def("astype", [](nb::pointer_and_handle<Array> self, nb::handle dtype, bool copy) -> nb::object {
+    c.def("astype", [](nb::pointer_and_handle<Array> self, nb::handle dtype, bool copy) -> nb::typed<nb::object, Array> {
         Dtype target = DtypeArg(dtype);
         // As NumPy: without copy, an array that already has the dtype is returned itself.
-        if (!copy && self.p->dtype() == target) return nb::borrow(self.h);
-        return nb::cast(AsType(*self.p, target, copy));
+        if (!copy && self.p->dtype() == target) return nb::typed<nb::object, Array>{nb::borrow(self.h)};
+        return nb::typed<nb::object, Array>{nb::cast(AsType(*self.p, target, copy))};
     }, nb::arg("dtype"), nb::arg("copy") = true, "Converted to dtype (the array itself if it has it and copy is False).");
     c.def("view", [](const Array& a) { return a.MakeView(); }, "A new array object sharing the data.");
     c.def("reshape", [](const Array& a, const nb::args& args) { return Reshape(a, ShapeFromArgs(args)); },

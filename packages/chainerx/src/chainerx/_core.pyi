@@ -247,7 +247,7 @@ class ndarray:
     def copy(self) -> ndarray:
         """A C-contiguous copy (differentiable)."""
 
-    def astype(self, dtype: object, copy: bool = True) -> object:
+    def astype(self, dtype: object, copy: bool = True) -> ndarray:
         """Converted to dtype (the array itself if it has it and copy is False)."""
 
     def view(self) -> ndarray:
@@ -438,7 +438,7 @@ def array(object: object, dtype: object | None = None, copy: bool = True, device
     With copy=False a NumPy array on the host is wrapped without copying.
     """
 
-def asarray(object: object, dtype: object | None = None, device: object | None = None) -> object:
+def asarray(object: object, dtype: object | None = None, device: object | None = None) -> ndarray:
     """
     Like array(..., copy=False): returns the input itself when nothing needs converting.
     """

@@ -12,6 +12,7 @@
 #include "chainerx/routines/indexing.h"
 #include "chainerx/routines/logic.h"
 #include "chainerx/routines/manipulation.h"
+#include "chainerx/routines/math.h"
 #include "chainerx/routines/util.h"
 
 namespace chainerx {
@@ -100,7 +101,10 @@ Array Linspace(Scalar start, Scalar stop, int64_t num, bool endpoint, const std:
         device.backend().CallKernel<FillKernel>(last, b);
     }
     Dtype out_dtype = dtype.value_or(Dtype::kFloat64);
-    return out_dtype == Dtype::kFloat64 ? out : AsType(out, out_dtype);
+    if (out_dtype == Dtype::kFloat64) return out;
+    // As NumPy (1.20 and later): integer samples are rounded towards minus infinity.
+    DtypeKind kind = GetKind(out_dtype);
+    return AsType(kind == DtypeKind::kInt || kind == DtypeKind::kUInt ? Floor(out) : out, out_dtype);
 }
 
 Array Eye(int64_t n, const std::optional<int64_t>& m, int64_t k, Dtype dtype, Device& device) {
