@@ -85,10 +85,10 @@ class DeviceScope:
         self.device = device
         self._previous: list[Device] = []
 
-    def __enter__(self) -> Device:
+    def __enter__(self) -> "DeviceScope":
         self._previous.append(get_default_device())
         set_default_device(self.device)
-        return self.device
+        return self  # as v7: ``with using_device(d) as scope: scope.device``
 
     def __exit__(
         self,
