@@ -82,3 +82,29 @@ def test_hinge_errors():
         chainerx.hinge(x, chainerx.zeros((2,), "float64"))
     with pytest.raises(ValueError, match="norm must be a positive number, got 0"):
         chainerx.hinge(x, chainerx.array([0, 1]), norm=0)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "float32", "float64"])
+def test_fmod_matches_numpy(dtype):
+    a = numpy.array([-7, -5, -1, 0, 1, 5, 7, 9], dtype)
+    b = numpy.array([3, -3, 3, -3, 2, 3, -4, 3], dtype)
+    chainerx.testing.assert_array_equal_ex(
+        chainerx.fmod(chainerx.array(a), chainerx.array(b)), numpy.fmod(a, b)
+    )
+
+
+def test_fmod_special_values():
+    a = numpy.array([12.0, -12.0, numpy.inf, numpy.nan, 12.0, -0.0])
+    b = numpy.array([numpy.inf, -numpy.inf, 3.0, 3.0, numpy.nan, 3.0])
+    with numpy.errstate(invalid="ignore"):
+        expected = numpy.fmod(a, b)
+    chainerx.testing.assert_allclose(chainerx.fmod(chainerx.array(a), chainerx.array(b)), expected)
+    ints = chainerx.fmod(chainerx.array([5, -5], "int16"), chainerx.array([0, 0], "int16"))
+    chainerx.testing.assert_array_equal_ex(ints, numpy.zeros(2, "int16"))
+
+
+def test_fmod_gradients():
+    # d/da = 1, d/db = -trunc(a / b), away from the jumps.
+    a = numpy.array([2.3, -4.1, 5.5, -0.7])
+    b = numpy.array([1.5, 2.0, -2.0, -0.4])
+    check_backward(lambda x, y: chainerx.fmod(x, y) ** 2, [a, b], double_backprop=True)

@@ -222,6 +222,23 @@ def test_inplace_operators_write_into_memory():
         i += chainerx.zeros((3, 2), "int32")
 
 
+@pytest.mark.parametrize("dtype", ["int16", "float32"])
+@pytest.mark.parametrize("op", ["__imod__", "__ifloordiv__"])
+def test_inplace_remainder_and_floor_division_match_numpy(op, dtype):
+    # Python's semantics (the divisor's sign), written into the array's own memory.
+    a_np = numpy.array([[7, -7, 5], [-5, 9, 0]], dtype)
+    other = numpy.array([3, -3, 4], dtype)
+    expected = getattr(a_np.copy(), op)(other)
+    a = chainerx.array(a_np)
+    ptr = a.data_ptr
+    result = getattr(a, op)(chainerx.array(other))
+    assert result is a and a.data_ptr == ptr
+    chainerx.testing.assert_array_equal_ex(a, expected)
+    scalar = chainerx.array(a_np)
+    getattr(scalar, op)(-4)
+    chainerx.testing.assert_array_equal_ex(scalar, getattr(a_np.copy(), op)(-4))
+
+
 @pytest.mark.parametrize("op", ["__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"])
 def test_inplace_bitwise_and_shift_operators_match_numpy(op):
     a_np = numpy.array([[3, 12, 7], [1, 0, 5]], "int16")

@@ -357,6 +357,8 @@ void InitArray(nb::module_& m) {
     c.def("__isub__", &InplaceOperator<internal::SubtractInplace>, nb::rv_policy::none);
     c.def("__imul__", &InplaceOperator<internal::MultiplyInplace>, nb::rv_policy::none);
     c.def("__itruediv__", &InplaceOperator<internal::DivideInplace>, nb::rv_policy::none);
+    c.def("__ifloordiv__", &InplaceOperator<internal::FloorDivideInplace>, nb::rv_policy::none);
+    c.def("__imod__", &InplaceOperator<internal::RemainderInplace>, nb::rv_policy::none);
     c.def("__iand__", &InplaceOperator<internal::BitwiseAndInplace>, nb::rv_policy::none);
     c.def("__ior__", &InplaceOperator<internal::BitwiseOrInplace>, nb::rv_policy::none);
     c.def("__ixor__", &InplaceOperator<internal::BitwiseXorInplace>, nb::rv_policy::none);

@@ -223,7 +223,7 @@ from chainerx._creation import (
     fromstring,
     loadtxt,
 )
-from chainerx._cumsum_and_hinge import cumsum, hinge
+from chainerx._cumsum_and_hinge import cumsum, fmod, hinge
 from chainerx._device import (
     DeviceScope,
     context_scope,

@@ -1,8 +1,20 @@
-"""``cumsum`` and ``hinge``, written with differentiable ChainerX routines."""
+"""``cumsum``, ``hinge`` and ``fmod``, written with differentiable ChainerX routines."""
 
 from numbers import Real
 
-from chainerx._core import DimensionError, DtypeError, arange, concatenate, ndarray, relu, where
+from chainerx._core import (
+    DimensionError,
+    DtypeError,
+    arange,
+    concatenate,
+    isfinite,
+    isinf,
+    logical_and,
+    ndarray,
+    relu,
+    remainder,
+    where,
+)
 
 
 def cumsum(a: ndarray, axis: int | None = None) -> ndarray:
@@ -55,3 +67,22 @@ def hinge(x: ndarray, t: ndarray, norm: float = 1.0) -> ndarray:
     is_true_class = t.reshape(-1, 1) == arange(x.shape[1], dtype=t.dtype, device=x.device)
     loss = relu(1 + where(is_true_class, -x, x))
     return loss if norm == 1 else loss**norm
+
+
+def fmod(x1: ndarray | float, x2: ndarray | float) -> ndarray:
+    """Element-wise remainder of division with the sign of the dividend (C's fmod, NumPy's fmod).
+
+    Unlike :func:`remainder` (Python's ``%``: the divisor's sign), ``fmod(-5, 3)`` is -2. As in
+    NumPy, a finite dividend over an infinite divisor is the dividend, and integer division by
+    zero gives 0. Differentiable where :func:`remainder` is.
+    """
+    r = remainder(x1, x2)
+    dividend_negative = x1 < 0
+    divisor_negative = x2 < 0
+    # Python's remainder takes the divisor's sign; where the signs differ, shift by the divisor.
+    shift = logical_and(r != 0, dividend_negative != divisor_negative)
+    out = r - where(shift, x2, 0)
+    if out.dtype.kind == "f":
+        finite_over_infinite = logical_and(isfinite(x1), isinf(x2))
+        out = where(finite_over_infinite, x1, out)
+    return out
