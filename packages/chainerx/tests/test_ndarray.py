@@ -133,8 +133,9 @@ def test_astype_view_and_item_conversions():
         len(chainerx.array(1.0))
 
 
-def test_python_type_aliases_of_v7():
+def test_aliases_of_v7():
     assert chainerx.bool is bool and chainerx.int is int and chainerx.float is float
+    assert chainerx.mod is chainerx.remainder
     assert not {"bool", "int", "float"} & set(chainerx.__all__)
 
 

@@ -154,7 +154,6 @@ from chainerx._core import (
     mean,
     meshgrid,
     minimum,
-    mod,
     moveaxis,
     multiply,
     n_step_bigru,
@@ -240,6 +239,8 @@ _register_pickling()
 del _register_pickling
 
 abs = absolute
+# As in NumPy, mod is remainder itself.
+mod = remainder
 # As in NumPy, max and min are the same functions as amax and amin.
 max = amax
 min = amin
