@@ -12,6 +12,11 @@ not have them; this plugin supplies them in the test process only, over public b
 that the tests using those helpers measure the routines they are about. Our own code and tests
 never load it.
 
+The ChainerX tests themselves read a few of v7's debugging internals to observe public
+behaviour, supplied here the same way: ``ndarray._debug_flat_data`` (the elements in order),
+``_debug_data_memory_address`` (whether a result shares memory) and
+``chainerx.linalg._is_lapack_available()`` (whether to skip).
+
 Use: ``PYTHONPATH=ci run.sh ... chainerx_tests -- -p conformance_v7_private`` (likewise for the
 ``use_chainerx_true`` cases of ``chainer_tests/functions_tests/normalization_tests``).
 """
@@ -70,7 +75,25 @@ def _as_noncontiguous_array(array: Any) -> Any:
     return twice[every_other]
 
 
+def _flat_data(array: chainerx.ndarray) -> list:
+    """v7's ``ndarray._debug_flat_data``: the elements in C order, as Python numbers."""
+    return chainerx.to_numpy(array).ravel().tolist()
+
+
+def _memory_address(array: chainerx.ndarray) -> int:
+    """v7's ``ndarray._debug_data_memory_address``: where the array's memory starts."""
+    return array.data_ptr - array.offset
+
+
+def _is_lapack_available() -> bool:
+    """v7's ``chainerx.linalg._is_lapack_available()``: LAPACK comes with the OpenBLAS build."""
+    return chainerx.build_info()["blas"] == "openblas"
+
+
 chainer.testing._bundle.GeneratedTestClasses.cases = property(_cases)
 chainer.testing._bundle._ParameterizedTestCaseBundle = chainer.testing._bundle.GeneratedTestClasses
 chainerx.testing._fromnumpy = _fromnumpy
 chainer.testing.array._as_noncontiguous_array = _as_noncontiguous_array
+chainerx.ndarray._debug_flat_data = property(_flat_data)
+chainerx.ndarray._debug_data_memory_address = property(_memory_address)
+chainerx.linalg._is_lapack_available = _is_lapack_available

@@ -331,17 +331,42 @@ def test_mixed_dtypes_promote(x_dtype, w_dtype, b_dtype, expected, routine, make
     )
 
 
-@pytest.mark.parametrize("routine", ["conv", "conv_transpose"])
-def test_non_float_dtypes_raise(routine):
-    fn = getattr(chainerx, routine)
-    x = chainerx.zeros((1, 2, 4, 4), "int32")
-    w = chainerx.zeros((2, 2, 3, 3))
-    with pytest.raises(
-        chainerx.DtypeError, match=f"^{routine} requires floating dtypes, got x int32, w float32$"
-    ):
-        fn(x, w)
-    with pytest.raises(chainerx.DtypeError, match=r"got x float32, w float32, b bool$"):
-        fn(chainerx.zeros((1, 2, 4, 4)), w, chainerx.zeros((2,), "bool"))
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint8", "bool_"])
+def test_integer_and_bool_inputs(dtype, make_input):
+    # As v7: computed exactly (in float64) and wrapped to the integer dtype like integer math.
+    x_np, x = make_input((2, 3, 5, 4), dtype, low=-2, high=2, seed=11)
+    w_np, w = make_input((4, 3, 2, 3), dtype, low=-2, high=2, seed=12)
+    y = chainerx.conv(x, w, None, (2, 1), (1, 0))
+    assert y.dtype == dtype
+    exact = conv_reference(x_np, w_np, None, (2, 1), (1, 0))
+    expected = exact != 0 if dtype == "bool_" else exact.astype(numpy.int64).astype(dtype)
+    chainerx.testing.assert_array_equal(y, expected)
+    yt = chainerx.conv_transpose(x, w.transpose(1, 0, 2, 3), None, (2, 1), (1, 0))
+    exact_t = conv_transpose_reference(x_np, w_np.transpose(1, 0, 2, 3), None, (2, 1), (1, 0))
+    assert yt.dtype == dtype
+    chainerx.testing.assert_array_equal(
+        yt, exact_t != 0 if dtype == "bool_" else exact_t.astype(numpy.int64).astype(dtype)
+    )
+
+
+def test_integer_results_wrap():
+    x = chainerx.array(numpy.full((1, 1, 3), 100, numpy.int8))
+    w = chainerx.array(numpy.ones((1, 1, 2), numpy.int8))
+    chainerx.testing.assert_array_equal(chainerx.conv(x, w), numpy.array([[[-56, -56]]], "int8"))
+
+
+@pytest.mark.parametrize("with_bias", [True, False])
+def test_no_spatial_axes(with_bias):
+    # x (batch, channels): conv is x @ w.T (+ b), conv_transpose x @ w (+ b), both differentiable.
+    rng = numpy.random.default_rng(13)
+    x, w, b = rng.uniform(-1, 1, (2, 3)), rng.uniform(-1, 1, (4, 3)), rng.uniform(-1, 1, (4,))
+    bias = chainerx.array(b) if with_bias else None
+    y = chainerx.conv(chainerx.array(x), chainerx.array(w), bias)
+    chainerx.testing.assert_allclose(y, x @ w.T + (b if with_bias else 0), rtol=1e-12)
+    yt = chainerx.conv_transpose(chainerx.array(x), chainerx.array(w.T), bias)
+    chainerx.testing.assert_allclose(yt, x @ w.T + (b if with_bias else 0), rtol=1e-12)
+    check_backward(lambda a, v: chainerx.conv(a, v) ** 2, [x, w], double_backprop=True)
+    check_backward(lambda a, v: chainerx.conv_transpose(a, v) ** 2, [x, w.T], double_backprop=True)
 
 
 @pytest.mark.parametrize(
@@ -349,12 +374,11 @@ def test_non_float_dtypes_raise(routine):
     [
         (
             "conv",
-            (2, 3),
+            (3,),
             (4, 3),
             None,
             {},
-            r"^conv: x must have a batch, a channel and at least one spatial axis, "
-            r"got shape \(2, 3\)$",
+            r"^conv: x must have a batch and a channel axis, got shape \(3,\)$",
         ),
         (
             "conv",

@@ -61,6 +61,31 @@ def test_linspace(num, endpoint):
         chainerx.linspace(0, 1, -1)
 
 
+@pytest.mark.parametrize("dtype", ["int16", "uint8", "int64", "bool_"])
+def test_linspace_to_integers_rounds_down(dtype):
+    # NumPy (1.20 on) floors integer samples: -13.3 -> -14, not -13.
+    expected = numpy.linspace(-13.3, 352.5, 7, dtype=numpy.float64)
+    expected = expected.astype(dtype) if dtype == "bool_" else numpy.floor(expected).astype(dtype)
+    chainerx.testing.assert_array_equal_ex(
+        chainerx.linspace(-13.3, 352.5, 7, dtype=dtype), expected
+    )
+
+
+def test_array_without_copy_returns_the_array_itself():
+    a = chainerx.arange(6).reshape(2, 3)
+    assert chainerx.array(a, copy=False) is a
+    assert chainerx.array(a, dtype=a.dtype, copy=False, device=a.device) is a
+    assert chainerx.array(a) is not a
+    assert chainerx.array(a, dtype="float32", copy=False) is not a
+    assert chainerx.array(a, copy=False, device="native:1").device.name == "native:1"
+    assert chainerx.asarray(a) is a
+    assert chainerx.ascontiguousarray(a) is a
+    strided = a.T
+    contiguous = chainerx.ascontiguousarray(strided)
+    assert contiguous is not strided and contiguous.is_contiguous
+    chainerx.testing.assert_array_equal(contiguous, numpy.arange(6).reshape(2, 3).T)
+
+
 @pytest.mark.parametrize(("n", "m", "k"), [(3, None, 0), (2, 4, 1), (4, 2, -1), (3, 3, 5)])
 def test_eye_tri(n, m, k):
     chainerx.testing.assert_array_equal_ex(

@@ -34,7 +34,8 @@ def test_bad_device_and_backend_names():
 
 def test_using_device_and_default_device():
     assert chainerx.get_default_device().name == "native:0"
-    with chainerx.using_device("native:1") as device:
+    with chainerx.using_device("native:1") as scope:
+        device = scope.device
         assert device.name == "native:1"
         assert chainerx.zeros((1,)).device is device
         assert chainerx.array([1]).device is device
@@ -73,7 +74,7 @@ def test_context_objects():
 def test_device_scope_closed_by_hand_and_by_exception():
     scope = chainerx.using_device("native:1")
     assert isinstance(scope, chainerx.DeviceScope)
-    assert scope.__enter__().name == "native:1"
+    assert scope.__enter__() is scope and scope.device.name == "native:1"
     assert chainerx.get_default_device().name == "native:1"
     scope.__exit__()  # v7's conftest closes scopes without exception arguments
     assert chainerx.get_default_device().name == "native:0"

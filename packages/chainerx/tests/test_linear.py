@@ -109,7 +109,28 @@ def test_linear_errors():
         match=r"b must have shape \(4,\) to match W of shape \(4, 3\), got \(3,\)",
     ):
         chainerx.linear(x, w, chainerx.zeros((3,)))
-    with pytest.raises(chainerx.DtypeError, match="linear requires a floating dtype, got int32"):
-        chainerx.linear(chainerx.zeros((2, 3), numpy.int32), w)
-    with pytest.raises(chainerx.DtypeError, match="linear requires a floating dtype, got int64"):
-        chainerx.linear(x, w, chainerx.zeros((4,), numpy.int64))
+
+
+@pytest.mark.parametrize(
+    ("x_dtype", "w_dtype", "b_dtype"),
+    [
+        ("int32", "int32", "int32"),
+        ("int8", "int8", None),
+        ("uint8", "int16", "int8"),
+        ("bool_", "bool_", None),
+        ("bool_", "bool_", "uint8"),
+        ("int8", "float32", "float16"),
+    ],
+)
+def test_integer_bool_and_mixed_dtypes(x_dtype, w_dtype, b_dtype, make_input):
+    # As v7 (and NumPy's dot): computed in the common dtype, integers wrapping on overflow.
+    x_np, x = make_input((5, 3), x_dtype, low=-2, high=2, seed=21)
+    w_np, w = make_input((4, 3), w_dtype, low=-2, high=2, seed=22)
+    b_np, b = make_input((4,), b_dtype, low=-2, high=2, seed=23) if b_dtype else (None, None)
+    y = chainerx.linear(x, w, b)
+    dtype = numpy.result_type(*[a for a in (x_np, w_np, b_np) if a is not None])
+    expected = x_np.astype(dtype) @ w_np.astype(dtype).T
+    if b_np is not None:
+        expected = expected + b_np.astype(dtype)
+    assert y.dtype == dtype
+    chainerx.testing.assert_allclose(y, expected, rtol=1e-6)

@@ -133,6 +133,17 @@ def test_floor_divide_and_remainder_follow_python_signs(name, dtype):
     numpy.testing.assert_allclose(chainerx.to_numpy(y), expected)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_float_floor_division_matches_numpy_at_multiples_and_infinities(dtype):
+    # x // y goes with x % y (NumPy's divmod), not floor(x / y): 100.8 // 1.2 is 83 in float32.
+    a_np = numpy.array([0.0, 0.8, 2.4, 100.8, 101.6, -5.0, 5.0, -0.5, 3.0, -3.0, numpy.nan], dtype)
+    b_np = numpy.array([1.2, 1.2, 1.2, 1.2, 1.2, numpy.inf, numpy.inf, -numpy.inf, 0, 0, 1], dtype)
+    with numpy.errstate(all="ignore"):
+        expected = numpy.floor_divide(a_np, b_np)
+    y = chainerx.floor_divide(chainerx.array(a_np), chainerx.array(b_np))
+    chainerx.testing.assert_array_equal_ex(y, expected)
+
+
 @pytest.mark.parametrize(
     ("array_dtype", "scalar"),
     [("int8", 3), ("int32", 1.5), ("float16", 2.0), ("bool_", 2), ("uint8", True)],

@@ -113,7 +113,11 @@ def test_unsupported_dtypes_raise_dtype_error():
 def test_astype_view_and_item_conversions():
     a = chainerx.array([1.7, -2.2])
     numpy.testing.assert_array_equal(chainerx.to_numpy(a.astype("int32")), [1, -2])
-    assert a.astype(numpy.float64, copy=False) is not None
+    # As NumPy: copy=False returns the array itself when it has the dtype, else a new array.
+    assert a.astype(numpy.float64, copy=False) is a
+    assert a.astype(numpy.float64) is not a
+    converted = a.astype("float32", copy=False)
+    assert converted is not a and converted.dtype == numpy.float32
     v = a.view()
     assert v.data_ptr == a.data_ptr
     one = chainerx.array([[3.5]])
@@ -129,12 +133,18 @@ def test_astype_view_and_item_conversions():
         len(chainerx.array(1.0))
 
 
+def test_aliases_of_v7():
+    assert chainerx.bool is bool and chainerx.int is int and chainerx.float is float
+    assert chainerx.mod is chainerx.remainder
+    assert not {"bool", "int", "float"} & set(chainerx.__all__)
+
+
 def test_repr_and_str():
     a = chainerx.array([[0.0, 1.0], [2.0, 3.0]], dtype="float32")
     assert repr(a) == (
         "array([[0., 1.],\n       [2., 3.]], shape=(2, 2), dtype=float32, device='native:0')"
     )
-    assert str(a) == str(numpy.array([[0.0, 1.0], [2.0, 3.0]], numpy.float32))
+    assert str(a) == repr(a)  # as in v7
     a.require_grad()
     assert repr(a).endswith("device='native:0', backprop_ids=['<default>'])")
 
@@ -211,6 +221,23 @@ def test_inplace_operators_write_into_memory():
         match=r"operand of shape \(3, 2\) cannot be broadcast into an array of shape \(2,\)",
     ):
         i += chainerx.zeros((3, 2), "int32")
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float32"])
+@pytest.mark.parametrize("op", ["__imod__", "__ifloordiv__"])
+def test_inplace_remainder_and_floor_division_match_numpy(op, dtype):
+    # Python's semantics (the divisor's sign), written into the array's own memory.
+    a_np = numpy.array([[7, -7, 5], [-5, 9, 0]], dtype)
+    other = numpy.array([3, -3, 4], dtype)
+    expected = getattr(a_np.copy(), op)(other)
+    a = chainerx.array(a_np)
+    ptr = a.data_ptr
+    result = getattr(a, op)(chainerx.array(other))
+    assert result is a and a.data_ptr == ptr
+    chainerx.testing.assert_array_equal_ex(a, expected)
+    scalar = chainerx.array(a_np)
+    getattr(scalar, op)(-4)
+    chainerx.testing.assert_array_equal_ex(scalar, getattr(a_np.copy(), op)(-4))
 
 
 @pytest.mark.parametrize("op", ["__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"])

@@ -9,8 +9,8 @@ from chainerx.testing._gradient import check_backward
 
 
 def _reduced_axes(ndim, axis):
-    if axis is None:
-        return (0, *range(2, ndim))
+    if axis is None:  # v7's default: the batch axis only
+        return (0,)
     return tuple(sorted(a % ndim for a in ((axis,) if isinstance(axis, int) else axis)))
 
 
@@ -40,7 +40,7 @@ def _channel_arrays(shape, dtype, seed):
 
 _TOL = {"float16": 1e-2, "float32": 1e-5, "float64": 1e-12}
 
-# (x shape, axis): the default axis on 2-, 3- and 4-d inputs, explicit ones including a kept
+# (x shape, axis): the default axis (0,) on 2- to 5-d inputs, explicit ones including a kept
 # innermost axis and negative axes, batch 1 and odd sizes.
 BN_CASES = [
     ((5, 3), None),
@@ -90,14 +90,44 @@ def test_batch_norm_defaults():
     gamma, beta, running_mean, running_var = _channel_arrays((3,), "float32", 1)
     rm, rv = chainerx.array(running_mean), chainerx.array(running_var)
     y = chainerx.batch_norm(
-        chainerx.array(x_np), chainerx.array(gamma), chainerx.array(beta), rm, rv
+        chainerx.array(x_np), chainerx.array(gamma), chainerx.array(beta), rm, rv, axis=(0, 2)
     )
-    # eps=2e-5, decay=0.9 and axis (0, 2).
+    # eps=2e-5 and decay=0.9.
     mean, var = x_np.mean(axis=(0, 2)), x_np.var(axis=(0, 2))
     expected = _normalize_reference(x_np, gamma, beta, mean, var, 2e-5, (0, 2))
     chainerx.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
     chainerx.testing.assert_allclose(rm, 0.9 * running_mean + 0.1 * mean, rtol=1e-5)
     chainerx.testing.assert_allclose(rv, 0.9 * running_var + 0.1 * var * 8 / 7, rtol=1e-5)
+    # Without axis, as in v7, only the batch axis is reduced: parameters of shape (3, 2).
+    gamma2, beta2, mean2, var2 = _channel_arrays((3, 2), "float32", 5)
+    y0 = chainerx.fixed_batch_norm(
+        chainerx.array(x_np), *[chainerx.array(a) for a in (gamma2, beta2, mean2, var2)]
+    )
+    expected0 = _normalize_reference(x_np, gamma2, beta2, mean2, var2, 2e-5, (0,))
+    chainerx.testing.assert_allclose(y0, expected0, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("routine", ["batch_norm", "fixed_batch_norm"])
+@pytest.mark.parametrize(
+    ("x_dtype", "param_dtype"), [("float32", "float16"), ("float16", "float64")]
+)
+def test_parameters_of_another_float_dtype(routine, x_dtype, param_dtype):
+    # v7 accepts parameters of any float dtype: they are used in x's dtype, which y has, and
+    # running statistics keep their own dtype.
+    x_np = numpy.random.default_rng(3).uniform(-2, 2, (6, 3)).astype(x_dtype)
+    params = _channel_arrays((3,), param_dtype, 8)
+    arrays = [chainerx.array(a) for a in params]
+    y = getattr(chainerx, routine)(chainerx.array(x_np), *arrays, eps=1e-3)
+    assert y.dtype == x_dtype
+    x64 = x_np.astype(numpy.float64)
+    p64 = [a.astype(x_dtype).astype(numpy.float64) for a in params]
+    mean, var = (x64.mean(0), x64.var(0)) if routine == "batch_norm" else (p64[2], p64[3])
+    expected = _normalize_reference(x64, p64[0], p64[1], mean, var, 1e-3, (0,))
+    chainerx.testing.assert_allclose(y, expected, rtol=1e-2, atol=1e-2)
+    if routine == "batch_norm":
+        assert arrays[2].dtype == param_dtype and arrays[3].dtype == param_dtype
+        expected_rm = 0.9 * p64[2] + 0.1 * mean
+        chainerx.testing.assert_allclose(arrays[2], expected_rm, rtol=1e-2, atol=1e-2)
 
 
 def test_batch_norm_parameters_with_kept_axes_and_strided_running_statistics():
@@ -110,7 +140,7 @@ def test_batch_norm_parameters_with_kept_axes_and_strided_running_statistics():
     rv_base = chainerx.array(numpy.arange(1.0, 7.0))
     rm, rv = rm_base[::2], rv_base[1::2]
     y = chainerx.batch_norm(
-        chainerx.array(x_np), chainerx.array(gamma), chainerx.array(beta), rm, rv
+        chainerx.array(x_np), chainerx.array(gamma), chainerx.array(beta), rm, rv, axis=(0, 2)
     )
     mean, var = x_np.mean(axis=(0, 2)), x_np.var(axis=(0, 2))
     expected = _normalize_reference(x_np, gamma, beta, mean, var, 2e-5, (0, 2))
@@ -212,14 +242,24 @@ def test_batch_norm_backward_in_float16():
     gamma = chainerx.ones((3,), "float16").require_grad()
     beta = chainerx.zeros((3,), "float16").require_grad()
     y = chainerx.batch_norm(
-        x, gamma, beta, chainerx.zeros((3,), "float16"), chainerx.ones((3,), "float16")
+        x,
+        gamma,
+        beta,
+        chainerx.zeros((3,), "float16"),
+        chainerx.ones((3,), "float16"),
+        axis=(0, 2),
     )
     (y * chainerx.array(x_np.astype("float16"))).sum().backward()
     x64 = chainerx.array(x_np).require_grad()
     gamma64 = chainerx.ones((3,), "float64").require_grad()
     beta64 = chainerx.zeros((3,), "float64").require_grad()
     y64 = chainerx.batch_norm(
-        x64, gamma64, beta64, chainerx.zeros((3,), "float64"), chainerx.ones((3,), "float64")
+        x64,
+        gamma64,
+        beta64,
+        chainerx.zeros((3,), "float64"),
+        chainerx.ones((3,), "float64"),
+        axis=(0, 2),
     )
     (y64 * chainerx.array(x_np)).sum().backward()
     for low, high in ((x, x64), (gamma, gamma64), (beta, beta64)):
@@ -241,21 +281,18 @@ def test_errors(routine):
     ):
         call(chainerx.zeros((2, 3, 4), "int32"))
     with pytest.raises(
-        chainerx.DtypeError, match=rf"{routine}: gamma has dtype float64 but x has float32"
+        chainerx.DtypeError, match=rf"{routine}: gamma must have a floating dtype, got int32"
     ):
-        call(x, chainerx.ones((3,), "float64"))
+        call(x, chainerx.ones((3,), "int32"), axis=(0, 2))
     with pytest.raises(
         chainerx.DimensionError,
         match=rf"{routine}: beta must have shape \(3,\) "
         r"\(x's shape \(2, 3, 4\) without axes \(0, 2\)\), got \(4,\)",
     ):
-        call(x, chainerx.ones((3,)), chainerx.ones((4,)))
+        call(x, chainerx.ones((3,)), chainerx.ones((4,)), axis=(0, 2))
+    # The default reduces over the batch axis only (as in v7).
     with pytest.raises(chainerx.DimensionError, match=r"must have shape \(3, 4\).*got \(3,\)"):
-        call(x, axis=0)
-    with pytest.raises(
-        chainerx.DimensionError, match=rf"{routine}: x of shape \(3,\) has no channel axis 1"
-    ):
-        call(chainerx.zeros((3,), "float32"))
+        call(x)
 
 
 def test_batch_norm_running_statistics_must_not_be_in_a_graph():

@@ -267,7 +267,8 @@ void Backward(const std::vector<Array>& outputs, const std::optional<BackpropId>
 std::vector<std::optional<Array>> Grad(const std::vector<Array>& outputs, const std::vector<Array>& inputs,
                                        const std::optional<BackpropId>& backprop_id,
                                        DoubleBackpropOption double_backprop,
-                                       const std::vector<std::optional<Array>>& grad_outputs) {
+                                       const std::vector<std::optional<Array>>& grad_outputs, bool set_grad,
+                                       bool retain_grad) {
     BackpropId id = internal::ResolveBackpropId(backprop_id);
     std::vector<std::shared_ptr<ArrayNode>> targets;
     for (const Array& input : inputs) {
@@ -277,12 +278,13 @@ std::vector<std::optional<Array>> Grad(const std::vector<Array>& outputs, const 
         }
         targets.push_back(entry->node);
     }
-    BackwardPass pass{id, double_backprop, false};
+    BackwardPass pass{id, double_backprop, retain_grad};
     pass.Run(outputs, grad_outputs, targets);
     std::vector<std::optional<Array>> result;
-    for (const std::shared_ptr<ArrayNode>& target : targets) {
-        auto it = pass.grads().find(target.get());
+    for (size_t i = 0; i < targets.size(); ++i) {
+        auto it = pass.grads().find(targets[i].get());
         result.push_back(it == pass.grads().end() ? std::nullopt : std::optional<Array>{it->second.second});
+        if (set_grad && result.back().has_value()) inputs[i].SetGrad(*result.back(), id);
     }
     return result;
 }

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <sstream>
 
@@ -118,21 +119,40 @@ std::ostream& operator<<(std::ostream& os, const BackpropId& id) {
 }
 
 namespace {
-Context* g_default_context = nullptr;
+
+std::atomic<Context*>& GlobalDefaultContextSlot() {
+    static Context builtin;
+    static std::atomic<Context*> slot{&builtin};
+    return slot;
+}
+
+thread_local Context* t_default_context = nullptr;
+
 }  // namespace
 
+Context& GetGlobalDefaultContext() {
+    Context* context = GlobalDefaultContextSlot().load();
+    if (context == nullptr) throw ContextError{"the global default context is not set"};
+    return *context;
+}
+
+void SetGlobalDefaultContext(Context* context) { GlobalDefaultContextSlot().store(context); }
+
 Context& GetDefaultContext() {
-    if (g_default_context == nullptr) {
-        static Context global_context;
-        return global_context;
-    }
-    return *g_default_context;
+    if (t_default_context != nullptr) return *t_default_context;
+    Context* global = GlobalDefaultContextSlot().load();
+    if (global == nullptr) throw ContextError{"neither this thread's nor the global default context is set"};
+    return *global;
 }
 
 void SetDefaultContext(Context* context) {
-    g_default_context = context;
+    t_default_context = context;
     SetDefaultDevice(nullptr);
 }
+
+ContextScope::ContextScope(Context& context) : previous_{t_default_context} { SetDefaultContext(&context); }
+
+ContextScope::~ContextScope() { SetDefaultContext(previous_); }
 
 Backend& GetBackend(const std::string& backend_name) { return GetDefaultContext().GetBackend(backend_name); }
 Device& GetDevice(const std::string& device_name) { return GetDefaultContext().GetDevice(device_name); }

@@ -56,8 +56,28 @@ private:
     uint64_t next_backprop_ordinal_{1};
 };
 
+// The process-wide default context: a built-in one until SetGlobalDefaultContext replaces it.
+// Throws ContextError when it was set to nullptr.
+Context& GetGlobalDefaultContext();
+void SetGlobalDefaultContext(Context* context);
+
+// This thread's default context: the one SetDefaultContext (or a ContextScope) gave this thread,
+// else the global default. Setting it resets the thread's default device; nullptr means "the
+// global default".
 Context& GetDefaultContext();
 void SetDefaultContext(Context* context);
+
+// Makes context this thread's default until the scope ends.
+class ContextScope {
+public:
+    explicit ContextScope(Context& context);
+    ~ContextScope();
+    ContextScope(const ContextScope&) = delete;
+    ContextScope& operator=(const ContextScope&) = delete;
+
+private:
+    Context* previous_;
+};
 
 // Shorthands on the default context.
 Backend& GetBackend(const std::string& backend_name);

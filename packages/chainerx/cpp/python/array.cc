@@ -223,7 +223,7 @@ void InitArray(nb::module_& m) {
     c.def("item", [](const Array& a) { return ScalarToPy(ItemOf(a)); }, "The only element as a Python number.");
     c.def("tolist", [](const Array& a) { return ArrayToNumpy(a, false).attr("tolist")(); }, "Nested Python lists.");
     c.def("__repr__", &Repr);
-    c.def("__str__", [](const Array& a) { return nb::str(ArrayToNumpy(a, false)); });
+    c.def("__str__", &Repr);  // as v7: the full repr with shape, dtype, device (and graphs)
     c.def("__getitem__", [](const Array& a, nb::handle key) { return At(a, IndicesArg(key, a.device())); },
           nb::arg("key").none(), "NumPy indexing: a view for basic indices, a copy with integer or boolean arrays.");
     c.def("__setitem__", [](Array& a, nb::handle key, nb::handle value) {
@@ -285,8 +285,12 @@ void InitArray(nb::module_& m) {
         return a.ToDevice(DeviceArg(device));
     }, nb::arg("device"), nb::arg("index") = nb::none(), "A copy on another device (self if already there).");
     c.def("copy", [](const Array& a) { return Copy(a); }, "A C-contiguous copy (differentiable).");
-    c.def("astype", [](const Array& a, nb::handle dtype, bool copy) { return AsType(a, DtypeArg(dtype), copy); },
-          nb::arg("dtype"), nb::arg("copy") = true, "Converted to dtype.");
+    c.def("astype", [](nb::pointer_and_handle<Array> self, nb::handle dtype, bool copy) -> nb::typed<nb::object, Array> {
+        Dtype target = DtypeArg(dtype);
+        // As NumPy: without copy, an array that already has the dtype is returned itself.
+        if (!copy && self.p->dtype() == target) return nb::typed<nb::object, Array>{nb::borrow(self.h)};
+        return nb::typed<nb::object, Array>{nb::cast(AsType(*self.p, target, copy))};
+    }, nb::arg("dtype"), nb::arg("copy") = true, "Converted to dtype (the array itself if it has it and copy is False).");
     c.def("view", [](const Array& a) { return a.MakeView(); }, "A new array object sharing the data.");
     c.def("reshape", [](const Array& a, const nb::args& args) { return Reshape(a, ShapeFromArgs(args)); },
           "``reshape(*shape)``: a view when possible.");
@@ -362,6 +366,8 @@ void InitArray(nb::module_& m) {
     c.def("__isub__", &InplaceOperator<internal::SubtractInplace>, nb::rv_policy::none);
     c.def("__imul__", &InplaceOperator<internal::MultiplyInplace>, nb::rv_policy::none);
     c.def("__itruediv__", &InplaceOperator<internal::DivideInplace>, nb::rv_policy::none);
+    c.def("__ifloordiv__", &InplaceOperator<internal::FloorDivideInplace>, nb::rv_policy::none);
+    c.def("__imod__", &InplaceOperator<internal::RemainderInplace>, nb::rv_policy::none);
     c.def("__iand__", &InplaceOperator<internal::BitwiseAndInplace>, nb::rv_policy::none);
     c.def("__ior__", &InplaceOperator<internal::BitwiseOrInplace>, nb::rv_policy::none);
     c.def("__ixor__", &InplaceOperator<internal::BitwiseXorInplace>, nb::rv_policy::none);

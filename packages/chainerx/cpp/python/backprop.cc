@@ -20,9 +20,11 @@ std::optional<BackpropId> BackpropIdArg(nb::handle id) {
     return nb::cast<BackpropId>(id);
 }
 
+// The ids of a mode scope; none (every graph) for None or a Context (v7 took the context whose
+// graphs the scope covers; ours covers every graph).
 std::vector<BackpropId> BackpropIdsArg(nb::handle ids) {
     std::vector<BackpropId> result;
-    if (ids.is_none()) return result;
+    if (ids.is_none() || nb::isinstance<Context>(ids)) return result;
     if (nb::isinstance<BackpropId>(ids)) {
         result.push_back(nb::cast<BackpropId>(ids));
         return result;
@@ -117,17 +119,20 @@ void InitBackprop(nb::module_& m) {
           nb::arg("retain_grad") = false,
           "Backpropagates from one array or a list of arrays into the .grad of the inputs.");
     m.def("grad", [](const std::vector<Array>& outputs, const std::vector<Array>& inputs, nb::handle id,
-                     bool enable_double_backprop, nb::handle grad_outputs) {
+                     bool enable_double_backprop, nb::handle grad_outputs, bool set_grad, bool retain_grad) {
         std::vector<std::optional<Array>> seeds;
         if (!grad_outputs.is_none()) {
             for (nb::handle g : nb::iter(grad_outputs)) {
                 seeds.push_back(g.is_none() ? std::nullopt : std::optional<Array>{nb::cast<Array>(g)});
             }
         }
-        return Grad(outputs, inputs, BackpropIdArg(id), DoubleBackprop(enable_double_backprop), seeds);
+        return Grad(outputs, inputs, BackpropIdArg(id), DoubleBackprop(enable_double_backprop), seeds, set_grad,
+                    retain_grad);
     }, nb::arg("outputs"), nb::arg("inputs"), nb::arg("backprop_id") = nb::none(),
-          nb::arg("enable_double_backprop") = false, nb::arg("grad_outputs") = nb::none(),
-          "Returns the gradients of outputs with respect to inputs (None where unconnected), without setting .grad.");
+          nb::arg("enable_double_backprop") = false, nb::arg("grad_outputs") = nb::none(), nb::arg("set_grad") = false,
+          nb::arg("retain_grad") = false,
+          "Returns the gradients of outputs with respect to inputs (None where unconnected); sets them as the inputs' "
+          ".grad only with set_grad, and the .grad of intermediate arrays only with retain_grad.");
 }
 
 }  // namespace python

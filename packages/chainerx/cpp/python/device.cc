@@ -19,7 +19,9 @@ void InitDevices(nb::module_& m) {
             }, nb::arg("device_name"), nb::arg("index") = nb::none(), nb::rv_policy::reference)
             .def("add_backend_search_path", &Context::AddBackendSearchPath, nb::arg("directory"),
                  "Adds a directory searched for '<name>.so' backend plugins.")
-            .def("make_backprop_id", &Context::MakeBackpropId, nb::arg("backprop_name"));
+            .def("make_backprop_id", &Context::MakeBackpropId, nb::arg("backprop_name"))
+            .def("release_backprop_id", &Context::ReleaseBackpropId, nb::arg("backprop_id"),
+                 "Releases a backprop id made by make_backprop_id; using it afterwards raises ContextError.");
     nb::class_<Backend>(m, "Backend", "A family of devices and the kernels that run on them.")
             .def_prop_ro("name", &Backend::GetName)
             .def_prop_ro("context", &Backend::context, nb::rv_policy::reference)
@@ -36,7 +38,14 @@ void InitDevices(nb::module_& m) {
             .def("__hash__", [](const Device& d) { return reinterpret_cast<uintptr_t>(&d); })
             .def("synchronize", [](const Device&) {}, "Waits for queued work (the native backend runs synchronously).");
 
-    m.def("get_default_context", &GetDefaultContext, nb::rv_policy::reference);
+    m.def("get_default_context", &GetDefaultContext, nb::rv_policy::reference,
+          "This thread's default context (else the global one).");
+    m.def("set_default_context", &SetDefaultContext, nb::arg("context").none(),
+          "Sets this thread's default context (None: the global one) and resets its default device.");
+    m.def("get_global_default_context", &GetGlobalDefaultContext, nb::rv_policy::reference,
+          "The process-wide default context.");
+    m.def("set_global_default_context", &SetGlobalDefaultContext, nb::arg("context").none(),
+          "Sets the process-wide default context (None: no default).");
     m.def("get_backend", [](const std::string& name) -> Backend& { return GetDefaultContext().GetBackend(name); },
           nb::arg("backend_name"), nb::rv_policy::reference, "The backend of that name in the default context.");
     m.def("get_device", [](nb::handle device, std::optional<int> index) -> Device& {

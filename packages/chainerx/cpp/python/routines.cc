@@ -38,23 +38,35 @@ std::vector<Array> SplitArg(const Array& a, nb::handle sections_or_indices, int6
     return Split(a, indices, axis);
 }
 
+// An ndarray returned as a Python object (possibly the argument itself), typed for the stubs.
+using ArrayObject = nb::typed<nb::object, Array>;
+
+// Whether obj is a chainerx.ndarray that already has the requested dtype and device (None: any).
+bool IsArrayWithoutConversion(nb::handle obj, nb::handle dtype, nb::handle device) {
+    Array* a = nullptr;
+    return nb::try_cast<Array*>(obj, a) && a != nullptr && (dtype.is_none() || DtypeArg(dtype) == a->dtype()) &&
+           (device.is_none() || &DeviceArg(device) == &a->device());
+}
+
 void InitCreation(nb::module_& m) {
-    m.def("array", &MakeArray, nb::arg("object"), nb::arg("dtype") = nb::none(), nb::arg("copy") = true,
+    m.def("array", [](nb::handle obj, nb::handle dtype, bool copy, nb::handle device) -> ArrayObject {
+        if (!copy && IsArrayWithoutConversion(obj, dtype, device)) return ArrayObject{nb::borrow(obj)};  // NumPy's rule
+        return ArrayObject{nb::cast(MakeArray(obj, dtype, copy, device))};
+    }, nb::arg("object"), nb::arg("dtype") = nb::none(), nb::arg("copy") = true,
           nb::arg("device") = nb::none(),
           "Creates an array from an ndarray, a NumPy array, a (nested) sequence or a number.\n\n"
           "With copy=False a NumPy array on the host is wrapped without copying.");
-    m.def("asarray", [](nb::handle obj, nb::handle dtype, nb::handle device) -> nb::object {
-        Array* a = nullptr;
-        if (nb::try_cast<Array*>(obj, a) && a != nullptr && (dtype.is_none() || DtypeArg(dtype) == a->dtype()) &&
-            (device.is_none() || &DeviceArg(device) == &a->device())) {
-            return nb::borrow(obj);  // the very same object, as NumPy's asarray does
-        }
-        return nb::cast(MakeArray(obj, dtype, false, device));
+    m.def("asarray", [](nb::handle obj, nb::handle dtype, nb::handle device) -> ArrayObject {
+        if (IsArrayWithoutConversion(obj, dtype, device)) return ArrayObject{nb::borrow(obj)};  // as NumPy's asarray
+        return ArrayObject{nb::cast(MakeArray(obj, dtype, false, device))};
     },
           nb::arg("object"), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
           "Like array(..., copy=False): returns the input itself when nothing needs converting.");
-    m.def("ascontiguousarray", [](nb::handle obj, nb::handle dtype, nb::handle device) {
-        return AsContiguous(MakeArray(obj, dtype, false, device));
+    m.def("ascontiguousarray", [](nb::handle obj, nb::handle dtype, nb::handle device) -> ArrayObject {
+        if (IsArrayWithoutConversion(obj, dtype, device) && nb::cast<const Array&>(obj).IsContiguous()) {
+            return ArrayObject{nb::borrow(obj)};
+        }
+        return ArrayObject{nb::cast(AsContiguous(MakeArray(obj, dtype, false, device)))};
     }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(), "Returns a C-contiguous array.");
     m.def("copy", [](const Array& a) { return Copy(a); }, nb::arg("a"), "Creates a copy of a given array.");
     m.def("empty", [](nb::handle shape, nb::handle dtype, nb::handle device) {

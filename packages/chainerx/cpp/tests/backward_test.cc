@@ -124,6 +124,27 @@ TEST(BackwardTest, GradDoesNotTouchGradAttributes) {
     EXPECT_FALSE(x.GetGrad().has_value());
 }
 
+TEST(BackwardTest, GradCanSetInputGradsAndRetainIntermediateGrads) {
+    Array x = MakeArray<double>(Shape{1}, {3}).RequireGrad();
+    Array w = MakeArray<double>(Shape{1}, {5}).RequireGrad();
+    Array a = Multiply(x, Scalar{2.0});
+    Array b = Add(a, w);
+    Array c = Add(a, b);  // c = 4x + w
+    std::vector<std::optional<Array>> g = Grad({c}, {x, w}, std::nullopt, DoubleBackpropOption::kDisable, {}, true, true);
+    ExpectAllClose(*g[0], {4});
+    ExpectAllClose(*g[1], {1});
+    ExpectAllClose(*x.GetGrad(), {4});
+    ExpectAllClose(*w.GetGrad(), {1});
+    ExpectAllClose(*b.GetGrad(), {1});
+    ExpectAllClose(*a.GetGrad(), {2});
+    // Without them, nothing is set.
+    Array x2 = MakeArray<double>(Shape{1}, {3}).RequireGrad();
+    Array a2 = Multiply(x2, Scalar{2.0});
+    Grad({Square(a2)}, {x2});
+    EXPECT_FALSE(x2.GetGrad().has_value());
+    EXPECT_FALSE(a2.GetGrad().has_value());
+}
+
 TEST(BackwardTest, GradWithRespectToIntermediate) {
     Array x = MakeArray<double>(Shape{1}, {2}).RequireGrad();
     Array h = Square(x);

@@ -14,6 +14,7 @@ namespace {
 
 using testing::CheckGradient;
 using testing::ExpectAllClose;
+using testing::MakeArray;
 using testing::ToVector;
 
 // The multi-index of a flat C-order index into sizes.
@@ -276,12 +277,52 @@ TEST(ConnectionTest, ConvSecondOrderGradients) {
     CheckGradient([&](const Array& v) { return first_order_t(x, v); }, wt);
 }
 
+TEST(ConnectionTest, IntegerAndBoolInputsComputeExactlyAndWrapLikeIntegers) {
+    // One output channel, kernel (1, 1): y[o] = x[o] + x[o + 1].
+    Array w = MakeArray<int8_t>(Shape{1, 1, 2}, {1, 1});
+    Array y = Conv(MakeArray<int32_t>(Shape{1, 1, 4}, {1, -2, 30, 4}), w, std::nullopt, {1}, {0});
+    EXPECT_EQ(y.dtype(), Dtype::kInt32);
+    EXPECT_EQ(ToVector<int32_t>(y), (std::vector<int32_t>{-1, 28, 34}));
+    // int8: 100 + 100 wraps to -56, as integer arithmetic does.
+    Array y8 = Conv(MakeArray<int8_t>(Shape{1, 1, 3}, {100, 100, 0}), w, MakeArray<int8_t>(Shape{1}, {0}), {1}, {0});
+    EXPECT_EQ(y8.dtype(), Dtype::kInt8);
+    EXPECT_EQ(ToVector<int32_t>(y8), (std::vector<int32_t>{-56, 100}));
+    // bool: true where any product is true.
+    Array yb = ConvTranspose(MakeArray<bool>(Shape{1, 1, 2}, {true, false}), MakeArray<bool>(Shape{1, 1, 2}, {false, true}),
+                             std::nullopt, {1}, {0}, std::nullopt);
+    EXPECT_EQ(yb.dtype(), Dtype::kBool);
+    EXPECT_EQ(ToVector<int32_t>(yb), (std::vector<int32_t>{0, 1, 0}));
+}
+
+TEST(ConnectionTest, MixedDtypesComputeInTheCommonDtype) {
+    Array x = Uniform(Shape{2, 3, 5}, Dtype::kFloat32);
+    Array w = Uniform(Shape{4, 3, 2});
+    Array y = Conv(AsType(x, Dtype::kFloat16), w, std::nullopt, {1}, {0});
+    EXPECT_EQ(y.dtype(), Dtype::kFloat64);
+    ExpectAllClose(y, ToVector<double>(Conv(AsType(AsType(x, Dtype::kFloat16), Dtype::kFloat64), w, std::nullopt, {1},
+                                            {0})));
+    Array yi = Conv(AsType(x, Dtype::kInt8), w, std::nullopt, {1}, {0});
+    EXPECT_EQ(yi.dtype(), Dtype::kFloat64);
+    ExpectAllClose(yi, ToVector<double>(Conv(AsType(AsType(x, Dtype::kInt8), Dtype::kFloat64), w, std::nullopt, {1}, {0})));
+}
+
+TEST(ConnectionTest, WithoutSpatialAxesIsAProductOverChannels) {
+    Array x = MakeArray<double>(Shape{2, 3}, {1, 2, 3, -1, 0, 2});
+    Array w = MakeArray<double>(Shape{2, 3}, {1, 0, 1, 0, 2, -1});
+    Array b = MakeArray<double>(Shape{2}, {0.5, -0.5});
+    ExpectAllClose(Conv(x, w, b, {}, {}), {4.5, 0.5, 1.5, -2.5});
+    Array wt = MakeArray<double>(Shape{3, 2}, {1, 0, 0, 2, 1, -1});  // (in, out) for the transpose
+    ExpectAllClose(ConvTranspose(x, wt, b, {}, {}, std::nullopt), {4.5, 0.5, 1.5, -2.5});
+    CheckGradient([&](const Array& v) { return Square(Conv(v, w, b, {}, {})); }, x);
+    CheckGradient([&](const Array& v) { return Square(ConvTranspose(x, v, b, {}, {}, std::nullopt)); }, wt);
+}
+
 TEST(ConnectionTest, Errors) {
     auto zeros = [](const Shape& shape) { return Zeros(shape, Dtype::kFloat32); };
     Array x = zeros(Shape{2, 3, 5, 5});
     Array w = zeros(Shape{4, 3, 3, 3});
-    ExpectError<DtypeError>([&] { Conv(AsType(x, Dtype::kInt32), w, std::nullopt, {1, 1}, {0, 0}); },
-                            "conv requires floating dtypes, got x int32, w float32");
+    ExpectError<DimensionError>([&] { Conv(zeros(Shape{3}), w, std::nullopt, {}, {}); },
+                                "conv: x must have a batch and a channel axis, got shape (3,)");
     ExpectError<DimensionError>([&] { Conv(x, zeros(Shape{4, 2, 3, 3}), std::nullopt, {1, 1}, {0, 0}); },
                                 "conv: x (2, 3, 5, 5) has 3 channels but w (4, 2, 3, 3) takes 2 (axis 1)");
     ExpectError<DimensionError>([&] { Conv(x, w, zeros(Shape{3}), {1, 1}, {0, 0}); },

@@ -57,6 +57,39 @@ TEST(ContextTest, DefaultDeviceIsPerThreadAndScoped) {
     EXPECT_EQ(GetDefaultDevice().name(), "native:0");
 }
 
+TEST(ContextTest, GlobalAndThreadDefaultContexts) {
+    Context& builtin = GetGlobalDefaultContext();
+    EXPECT_EQ(&GetDefaultContext(), &builtin);
+    Context mine;
+    Context other;
+    SetDefaultContext(&mine);
+    EXPECT_EQ(&GetDefaultContext(), &mine);
+    EXPECT_EQ(&GetDefaultDevice().context(), &mine);  // the default device follows the context
+    Context* seen_by_other_thread = nullptr;
+    std::thread t{[&seen_by_other_thread] { seen_by_other_thread = &GetDefaultContext(); }};
+    t.join();
+    EXPECT_EQ(seen_by_other_thread, &builtin);  // other threads keep the global default
+    {
+        ContextScope scope{other};
+        EXPECT_EQ(&GetDefaultContext(), &other);
+        EXPECT_EQ(&GetDevice("native:1").context(), &other);
+    }
+    EXPECT_EQ(&GetDefaultContext(), &mine);
+    SetDefaultContext(nullptr);
+    EXPECT_EQ(&GetDefaultContext(), &builtin);
+
+    SetGlobalDefaultContext(nullptr);
+    EXPECT_THROW(GetGlobalDefaultContext(), ContextError);
+    EXPECT_THROW(GetDefaultContext(), ContextError);
+    SetDefaultContext(&mine);
+    EXPECT_EQ(&GetDefaultContext(), &mine);
+    SetDefaultContext(nullptr);
+    SetGlobalDefaultContext(&other);
+    EXPECT_EQ(&GetDefaultContext(), &other);
+    SetGlobalDefaultContext(&builtin);
+    EXPECT_EQ(&GetDefaultDevice().context(), &builtin);
+}
+
 TEST(ContextTest, BackpropIdsAreNamedAndReleased) {
     Context context;
     BackpropId id = context.MakeBackpropId("outer");

@@ -12,6 +12,7 @@ using testing::CheckGradient;
 using testing::ExpectAllClose;
 using testing::ExpectThrowWith;
 using testing::MakeArray;
+using testing::ToVector;
 
 TEST(LinearTest, ByHand) {
     Array x = MakeArray<double>(Shape{2, 2}, {1, 2, 3, 4});
@@ -60,8 +61,23 @@ TEST(LinearTest, Errors) {
                                     "shape (4, 5) takes 5");
     ExpectThrowWith<DimensionError>([&] { Linear(x, w, Zeros(Shape{3}, Dtype::kFloat32)); },
                                     "linear: b must have shape (4,) to match W of shape (4, 3), got (3,)");
-    ExpectThrowWith<DtypeError>([&] { Linear(AsType(x, Dtype::kInt32), w); },
-                                "linear requires a floating dtype, got int32");
+}
+
+TEST(LinearTest, IntegerBoolAndMixedDtypes) {
+    Array w = MakeArray<int32_t>(Shape{2, 3}, {1, 1, 1, 2, 0, -1});
+    Array y = Linear(MakeArray<int32_t>(Shape{1, 3}, {1, 2, 3}), w, MakeArray<int32_t>(Shape{2}, {10, 0}));
+    EXPECT_EQ(y.dtype(), Dtype::kInt32);
+    EXPECT_EQ(ToVector<int32_t>(y), (std::vector<int32_t>{16, -1}));
+    // int8 wraps: 3 * 100 = 300 -> 44.
+    Array y8 = Linear(MakeArray<int8_t>(Shape{1, 3}, {100, 100, 100}), Ones(Shape{1, 3}, Dtype::kInt8));
+    EXPECT_EQ(y8.dtype(), Dtype::kInt8);
+    EXPECT_EQ(ToVector<int32_t>(y8), (std::vector<int32_t>{44}));
+    Array yb = Linear(MakeArray<bool>(Shape{2, 2}, {true, false, false, false}), MakeArray<bool>(Shape{1, 2}, {true, true}));
+    EXPECT_EQ(yb.dtype(), Dtype::kBool);
+    EXPECT_EQ(ToVector<int32_t>(yb), (std::vector<int32_t>{1, 0}));
+    Array yf = Linear(MakeArray<int8_t>(Shape{1, 3}, {1, 2, 3}), MakeArray<float>(Shape{1, 3}, {0.5, 0.25, 1}));
+    EXPECT_EQ(yf.dtype(), Dtype::kFloat32);
+    ExpectAllClose(yf, {4});
 }
 
 }  // namespace

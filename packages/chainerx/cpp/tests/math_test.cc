@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -38,6 +39,17 @@ TEST(MathTest, IntegerDivisionFollowsPython) {
     EXPECT_EQ(ToVector<int64_t>(Remainder(a, b)), (std::vector<int64_t>{1, 1, -1, 0}));
     ExpectAllClose(Remainder(MakeArray<double>(Shape{2}, {-7.5, 7.5}), Scalar{2.0}), {0.5, 1.5});
     EXPECT_EQ(ToVector<int64_t>(Power(a, Scalar{2})), (std::vector<int64_t>{49, 49, 49, 25}));
+}
+
+TEST(MathTest, FloatFloorDivisionGoesWithTheRemainder) {
+    // Not floor(x / y): in float32 100.8f / 1.2f rounds up to 84, while the quotient that goes
+    // with 100.8f % 1.2f is 83 (as NumPy). Infinite divisors give 0 or -1, zero divisors +-inf.
+    const float inf = std::numeric_limits<float>::infinity();
+    Array x = MakeArray<float>(Shape{6}, {100.8f, 2.4f, -5.0f, 5.0f, 3.0f, -3.0f});
+    Array y = MakeArray<float>(Shape{6}, {1.2f, 1.2f, inf, inf, 0.0f, 0.0f});
+    EXPECT_EQ(ToVector<float>(FloorDivide(x, y)), (std::vector<float>{83.0f, 2.0f, -1.0f, 0.0f, inf, -inf}));
+    internal::FloorDivideInplace(x, y);
+    EXPECT_EQ(ToVector<float>(x), (std::vector<float>{83.0f, 2.0f, -1.0f, 0.0f, inf, -inf}));
 }
 
 TEST(MathTest, UnaryFunctionsMatchStdMath) {

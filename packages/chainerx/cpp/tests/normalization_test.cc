@@ -62,7 +62,8 @@ TEST(NormalizationTest, BatchNormMatchesNaiveLoopsAndUpdatesRunningStatistics) {
         Array running_mean = testing::MakeArray<double>(Shape{3}, {0.1, 0.2, 0.3}, dtype);
         Array running_var = testing::MakeArray<double>(Shape{3}, {1, 2, 3}, dtype);
         Array y = BatchNorm(x, testing::MakeArray<double>(Shape{3}, gamma, dtype),
-                            testing::MakeArray<double>(Shape{3}, beta, dtype), running_mean, running_var, 1e-3, 0.8);
+                            testing::MakeArray<double>(Shape{3}, beta, dtype), running_mean, running_var, 1e-3, 0.8,
+                            Axes{0, 2});
         NaiveBatchNorm expected = Naive(x, gamma, beta, nullptr, nullptr, 1e-3);
         double tol = dtype == Dtype::kFloat16 ? 1e-2 : dtype == Dtype::kFloat32 ? 1e-5 : 1e-12;
         EXPECT_EQ(y.dtype(), dtype);
@@ -105,7 +106,7 @@ TEST(NormalizationTest, FixedBatchNormUsesTheGivenStatistics) {
     std::vector<double> mean{0.1, -0.2, 0.3};
     std::vector<double> var{0.5, 1, 2};
     auto arr = [](const std::vector<double>& v) { return testing::MakeArray<double>(Shape{3}, v); };
-    ExpectAllClose(FixedBatchNorm(x, arr(gamma), arr(beta), arr(mean), arr(var), 1e-3),
+    ExpectAllClose(FixedBatchNorm(x, arr(gamma), arr(beta), arr(mean), arr(var), 1e-3, Axes{0, 2}),
                    Naive(x, gamma, beta, &mean, &var, 1e-3).y, 1e-12);
 }
 
@@ -114,7 +115,8 @@ TEST(NormalizationTest, Gradients) {
     Array gamma = RandomUniform(0.5, 1.5, Shape{3});
     Array beta = RandomUniform(-1, 1, Shape{3});
     auto batch_norm = [&](const Array& xv, const Array& g, const Array& b) {
-        return BatchNorm(xv, g, b, Zeros(Shape{3}, Dtype::kFloat64), Ones(Shape{3}, Dtype::kFloat64), 1e-3);
+        return BatchNorm(xv, g, b, Zeros(Shape{3}, Dtype::kFloat64), Ones(Shape{3}, Dtype::kFloat64), 1e-3, 0.9,
+                         Axes{0, 2});
     };
     // Squared, so that second derivatives also pass through the gradient with respect to gy.
     auto of_x = [&](const Array& v) { return Square(batch_norm(v, gamma, beta)); };
@@ -130,25 +132,83 @@ TEST(NormalizationTest, Gradients) {
 
     Array mean = RandomUniform(-1, 1, Shape{3});
     Array var = RandomUniform(0.5, 1.5, Shape{3});
-    auto fixed_of_var = [&](const Array& v) { return Square(FixedBatchNorm(x, gamma, beta, mean, v, 1e-3)); };
-    auto fixed_of_x = [&](const Array& v) { return Square(FixedBatchNorm(v, gamma, beta, mean, var, 1e-3)); };
+    const Axes channel_axes{0, 2};
+    auto fixed_of_var = [&](const Array& v) {
+        return Square(FixedBatchNorm(x, gamma, beta, mean, v, 1e-3, channel_axes));
+    };
+    auto fixed_of_x = [&](const Array& v) {
+        return Square(FixedBatchNorm(v, gamma, beta, mean, var, 1e-3, channel_axes));
+    };
     CheckGradient(fixed_of_var, var, 1e-6, 1e-5);
     CheckGradient(GradientOf(fixed_of_var, w), var, 1e-6, 1e-4);
     CheckGradient(GradientOf(fixed_of_x, w), x, 1e-6, 1e-4);
 }
 
+TEST(NormalizationTest, DefaultAxisIsTheBatchAxis) {
+    Array x = RandomUniform(-2, 2, Shape{5, 3, 2});
+    Array gamma = RandomUniform(0.5, 1.5, Shape{3, 2});
+    Array beta = RandomUniform(-1, 1, Shape{3, 2});
+    Array mean = RandomUniform(-1, 1, Shape{3, 2});
+    Array var = RandomUniform(0.5, 1.5, Shape{3, 2});
+    ExpectAllClose(FixedBatchNorm(x, gamma, beta, mean, var, 1e-3),
+                   ToVector<double>(FixedBatchNorm(x, gamma, beta, mean, var, 1e-3, Axes{0})), 1e-12);
+    Array rm = Zeros(Shape{3, 2}, Dtype::kFloat64);
+    Array rv = Ones(Shape{3, 2}, Dtype::kFloat64);
+    ExpectAllClose(BatchNorm(x, gamma, beta, rm, rv),
+                   ToVector<double>(BatchNorm(x, gamma, beta, Zeros(Shape{3, 2}, Dtype::kFloat64),
+                                              Ones(Shape{3, 2}, Dtype::kFloat64), 2e-5, 0.9, Axes{0})),
+                   1e-12);
+}
+
+TEST(NormalizationTest, ParametersOfOtherFloatDtypesAreConverted) {
+    const std::vector<double> gamma{0.5, 1.5, 2};
+    const std::vector<double> beta{-1, 0, 1};
+    Array x = AsType(RandomUniform(-2, 2, Shape{5, 3, 7}), Dtype::kFloat32);
+    auto param = [](const std::vector<double>& v, Dtype dtype) { return testing::MakeArray<double>(Shape{3}, v, dtype); };
+    Array running_mean = param({0.1, 0.2, 0.3}, Dtype::kFloat16);
+    Array running_var = param({1, 2, 3}, Dtype::kFloat64);
+    Array y = BatchNorm(x, param(gamma, Dtype::kFloat64), param(beta, Dtype::kFloat16), running_mean, running_var, 1e-3,
+                        0.8, Axes{0, 2});
+    NaiveBatchNorm expected = Naive(x, gamma, beta, nullptr, nullptr, 1e-3);
+    EXPECT_EQ(y.dtype(), Dtype::kFloat32);
+    ExpectAllClose(y, expected.y, 1e-5);
+    // The running statistics keep their dtypes and receive the update.
+    EXPECT_EQ(running_mean.dtype(), Dtype::kFloat16);
+    EXPECT_EQ(running_var.dtype(), Dtype::kFloat64);
+    std::vector<double> expected_mean(3);
+    std::vector<double> expected_var(3);
+    for (int j = 0; j < 3; ++j) {
+        expected_mean[j] = 0.8 * 0.1 * (j + 1) + 0.2 * expected.mean[j];
+        expected_var[j] = 0.8 * (j + 1) + 0.2 * expected.var[j] * 35 / 34;
+    }
+    ExpectAllClose(running_mean, expected_mean, 2e-3);
+    ExpectAllClose(running_var, expected_var, 1e-5);
+
+    std::vector<double> mean{0.1, -0.2, 0.3};
+    std::vector<double> var{0.5, 1, 2};
+    Array yf = FixedBatchNorm(x, param(gamma, Dtype::kFloat16), param(beta, Dtype::kFloat64), param(mean, Dtype::kFloat64),
+                              param(var, Dtype::kFloat16), 1e-3, Axes{0, 2});
+    EXPECT_EQ(yf.dtype(), Dtype::kFloat32);
+    ExpectAllClose(yf, Naive(x, gamma, beta, &mean, &var, 1e-3).y, 1e-5);
+}
+
 TEST(NormalizationTest, Errors) {
     Array x = Zeros(Shape{2, 3, 4}, Dtype::kFloat32);
     Array c3 = Ones(Shape{3}, Dtype::kFloat32);
+    const Axes axes{0, 2};
     ExpectThrowWith<DimensionError>(
-            [&] { BatchNorm(x, Ones(Shape{4}, Dtype::kFloat32), c3, c3, c3); },
+            [&] { BatchNorm(x, Ones(Shape{4}, Dtype::kFloat32), c3, c3, c3, 2e-5, 0.9, axes); },
             "batch_norm: gamma must have shape (3,) (x's shape (2, 3, 4) without axes (0, 2)), got (4,)");
-    ExpectThrowWith<DtypeError>([&] { FixedBatchNorm(x, c3, c3, Ones(Shape{3}, Dtype::kFloat64), c3); },
-                                       "fixed_batch_norm: mean has dtype float64 but x has float32");
+    // The default reduces over axis 0 only.
+    ExpectThrowWith<DimensionError>(
+            [&] { FixedBatchNorm(x, c3, c3, c3, c3); },
+            "fixed_batch_norm: gamma must have shape (3, 4) (x's shape (2, 3, 4) without axes (0,)), got (3,)");
+    ExpectThrowWith<DtypeError>([&] { FixedBatchNorm(x, c3, c3, Ones(Shape{3}, Dtype::kInt32), c3, 2e-5, axes); },
+                                "fixed_batch_norm: mean must have a floating dtype, got int32");
     ExpectThrowWith<DtypeError>([&] { BatchNorm(Zeros(Shape{2, 3}, Dtype::kInt64), c3, c3, c3, c3); },
                                        "batch_norm requires a floating dtype, got int64");
     ExpectThrowWith<ChainerxError>(
-            [&] { BatchNorm(x, c3, c3, c3, Ones(Shape{3}, Dtype::kFloat32).RequireGrad()); },
+            [&] { BatchNorm(x, c3, c3, c3, Ones(Shape{3}, Dtype::kFloat32).RequireGrad(), 2e-5, 0.9, axes); },
             "batch_norm (update of running_var)");
 }
 

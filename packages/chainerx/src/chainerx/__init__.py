@@ -11,6 +11,8 @@ every differentiable routine records a graph when an input requires gradients::
     x.grad  # array([2., 4., 6.], ...)
 """
 
+import builtins as _builtins
+
 import numpy as _numpy
 
 from chainerx import _core, linalg
@@ -117,6 +119,7 @@ from chainerx._core import (
     get_default_context,
     get_default_device,
     get_device,
+    get_global_default_context,
     grad,
     greater,
     greater_equal,
@@ -151,7 +154,6 @@ from chainerx._core import (
     mean,
     meshgrid,
     minimum,
-    mod,
     moveaxis,
     multiply,
     n_step_bigru,
@@ -220,14 +222,33 @@ from chainerx._creation import (
     fromstring,
     loadtxt,
 )
-from chainerx._device import DeviceScope, using_device
+from chainerx._cumsum_and_hinge import cumsum, fmod, hinge
+from chainerx._device import (
+    DeviceScope,
+    context_scope,
+    set_default_context,
+    set_global_default_context,
+    using_device,
+)
+from chainerx._gradient_check import GradientCheckError, check_backward, check_double_backward
 from chainerx._nan_reductions import count_nonzero, nanargmax, nanargmin, nansum
+from chainerx._pickle import register as _register_pickling
 from chainerx._shape_and_copy import copyto, rollaxis
 
+_register_pickling()
+del _register_pickling
+
 abs = absolute
+# As in NumPy, mod is remainder itself.
+mod = remainder
 # As in NumPy, max and min are the same functions as amax and amin.
 max = amax
 min = amin
+
+# v7 kept NumPy's old aliases of the Python types (``chainerx.int is int``); left out of __all__.
+bool = _builtins.bool
+int = _builtins.int
+float = _builtins.float
 
 # Dtypes are NumPy's: ``chainerx.float32 is numpy.float32`` and ``ndarray.dtype`` is a numpy.dtype.
 dtype = _numpy.dtype
@@ -262,6 +283,6 @@ __all__ = sorted(
     name
     for name in dir()
     if not name.startswith("_")
-    and name not in {"annotations", "IndexError", "NotImplementedError"}
+    and name not in {"annotations", "IndexError", "NotImplementedError", "bool", "int", "float"}
 ) + ["__version__"]
 del _core

@@ -36,6 +36,11 @@ class Context:
 
     def make_backprop_id(self, backprop_name: str) -> BackpropId: ...
 
+    def release_backprop_id(self, backprop_id: BackpropId) -> None:
+        """
+        Releases a backprop id made by make_backprop_id; using it afterwards raises ContextError.
+        """
+
 class Backend:
     """A family of devices and the kernels that run on them."""
 
@@ -75,7 +80,19 @@ class Device:
     def synchronize(self) -> None:
         """Waits for queued work (the native backend runs synchronously)."""
 
-def get_default_context() -> Context: ...
+def get_default_context() -> Context:
+    """This thread's default context (else the global one)."""
+
+def set_default_context(context: Context | None) -> None:
+    """
+    Sets this thread's default context (None: the global one) and resets its default device.
+    """
+
+def get_global_default_context() -> Context:
+    """The process-wide default context."""
+
+def set_global_default_context(context: Context | None) -> None:
+    """Sets the process-wide default context (None: no default)."""
 
 def get_backend(backend_name: str) -> Backend:
     """The backend of that name in the default context."""
@@ -231,7 +248,7 @@ class ndarray:
         """A C-contiguous copy (differentiable)."""
 
     def astype(self, dtype: object, copy: bool = True) -> ndarray:
-        """Converted to dtype."""
+        """Converted to dtype (the array itself if it has it and copy is False)."""
 
     def view(self) -> ndarray:
         """A new array object sharing the data."""
@@ -347,6 +364,10 @@ class ndarray:
 
     def __itruediv__(self, arg: object, /) -> ndarray: ...
 
+    def __ifloordiv__(self, arg: object, /) -> ndarray: ...
+
+    def __imod__(self, arg: object, /) -> ndarray: ...
+
     def __iand__(self, arg: object, /) -> ndarray: ...
 
     def __ior__(self, arg: object, /) -> ndarray: ...
@@ -409,9 +430,9 @@ def backward(outputs: object, backprop_id: object | None = None, enable_double_b
     Backpropagates from one array or a list of arrays into the .grad of the inputs.
     """
 
-def grad(outputs: Sequence[ndarray], inputs: Sequence[ndarray], backprop_id: object | None = None, enable_double_backprop: bool = False, grad_outputs: object | None = None) -> list[ndarray | None]:
+def grad(outputs: Sequence[ndarray], inputs: Sequence[ndarray], backprop_id: object | None = None, enable_double_backprop: bool = False, grad_outputs: object | None = None, set_grad: bool = False, retain_grad: bool = False) -> list[ndarray | None]:
     """
-    Returns the gradients of outputs with respect to inputs (None where unconnected), without setting .grad.
+    Returns the gradients of outputs with respect to inputs (None where unconnected); sets them as the inputs' .grad only with set_grad, and the .grad of intermediate arrays only with retain_grad.
     """
 
 def array(object: object, dtype: object | None = None, copy: bool = True, device: object | None = None) -> ndarray:
@@ -421,7 +442,7 @@ def array(object: object, dtype: object | None = None, copy: bool = True, device
     With copy=False a NumPy array on the host is wrapped without copying.
     """
 
-def asarray(object: object, dtype: object | None = None, device: object | None = None) -> object:
+def asarray(object: object, dtype: object | None = None, device: object | None = None) -> ndarray:
     """
     Like array(..., copy=False): returns the input itself when nothing needs converting.
     """

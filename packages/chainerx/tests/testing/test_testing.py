@@ -59,6 +59,11 @@ def test_ex_assertions_check_dtype_and_strides():
     chainerx.testing.assert_array_equal_ex(
         a.T.copy().T, numpy.array([[1.0, 2.0], [3.0, 4.0]]), strides_check=False
     )
+    # Without the dtype check the strides (which follow the itemsize) are not compared either.
+    ints = numpy.array([[1, 2], [3, 4]], numpy.int16)
+    chainerx.testing.assert_array_equal_ex(a, ints, dtype_check=False)
+    with pytest.raises(AssertionError, match="dtype mismatch: float64 != int16"):
+        chainerx.testing.assert_array_equal_ex(a, ints, strides_check=False)
 
 
 @chainerx.testing.parametrize_dtype_specifier("spec", dtypes=["float32", "int8"])
@@ -70,9 +75,13 @@ def test_parametrize_dtype_specifier_spellings():
     mark = chainerx.testing.parametrize_dtype_specifier("spec", dtypes=["int16"])
     assert mark.args == ("spec", ["int16", numpy.dtype("int16"), numpy.int16])
     extra = chainerx.testing.parametrize_dtype_specifier(
-        "spec,n", dtypes=["int16"], additional_args=[(1,)]
+        "spec", dtypes=["int16"], additional_args=(None, "foo")
     )
-    assert extra.args[1][0] == ("int16", 1)
+    assert extra.args == ("spec", ["int16", numpy.dtype("int16"), numpy.int16, None, "foo"])
+    only_extra = chainerx.testing.parametrize_dtype_specifier(
+        "spec", dtypes=[], additional_args=("foo",)
+    )
+    assert only_extra.args == ("spec", ["foo"])
 
 
 @chainerx.testing.numpy_chainerx_allclose(rtol=1e-6)
@@ -87,7 +96,54 @@ def test_array_equal_decorator_accepts_errors_from_both(xp):
 
 @chainerx.testing.numpy_chainerx_array_equal()
 def test_ignore_skips_the_comparison(xp):
-    return chainerx.testing.ignore() if xp is numpy else xp.zeros((1,))
+    return chainerx.testing.ignore()
+
+
+def _decorated_pair(decorator, np_result, chx_result):
+    @decorator
+    def body(xp):
+        return np_result if xp is numpy else chx_result
+
+    return body
+
+
+@pytest.mark.parametrize(
+    "np_result,chx_result,message",
+    [
+        (chainerx.testing.ignore(), chainerx.zeros(1), "only one run returned"),
+        (numpy.zeros(1), chainerx.testing.ignore(), "only one run returned"),
+        (chainerx.testing.ignore(), None, "only one run returned"),
+        (None, None, "must return its result"),
+        (numpy.zeros(1), None, "must return its result"),
+        (chainerx.zeros(1), chainerx.zeros(1), "numpy run returned a chainerx.ndarray"),
+        (numpy.int64(1), numpy.int64(1), "chainerx run returned a NumPy int64"),
+        (numpy.zeros(1), numpy.zeros(1), "chainerx run returned a NumPy ndarray"),
+        (1.0, 1, "numpy returned float, chainerx int"),
+    ],
+)
+@pytest.mark.parametrize(
+    "decorator",
+    [chainerx.testing.numpy_chainerx_array_equal(), chainerx.testing.numpy_chainerx_allclose()],
+)
+def test_decorators_refuse_mismatched_results(decorator, np_result, chx_result, message):
+    with pytest.raises(AssertionError, match=message):
+        _decorated_pair(decorator, np_result, chx_result)()
+
+
+def test_float16_tolerances():
+    expected = numpy.array([1.0, 2.0], numpy.float16)
+    close = chainerx.array([1.0, 2.001953125], "float16")  # one float16 step above 2
+    _decorated_pair(chainerx.testing.numpy_chainerx_allclose(), expected, close)()
+    strict = chainerx.testing.numpy_chainerx_allclose(float16_rtol=1e-4, float16_atol=0)
+    with pytest.raises(AssertionError, match="Not equal to tolerance"):
+        _decorated_pair(strict, expected, close)()
+    with pytest.raises(AssertionError, match="Arrays are not equal"):
+        _decorated_pair(chainerx.testing.numpy_chainerx_array_equal(), expected, close)()
+    loose = chainerx.testing.numpy_chainerx_array_equal(float16_rtol=1e-3)
+    _decorated_pair(loose, expected, close)()
+    # Other dtypes stay exact.
+    with pytest.raises(AssertionError, match="Arrays are not equal"):
+        _decorated_pair(loose, expected.astype("float32"), close.astype("float32"))()
 
 
 @chainerx.testing.numpy_chainerx_array_equal()

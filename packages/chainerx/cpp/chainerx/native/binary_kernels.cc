@@ -13,6 +13,20 @@ namespace chainerx {
 namespace native {
 namespace {
 
+// Python's and NumPy's float floor division: the quotient that goes with the remainder of
+// x % y (fmod corrected to y's sign), so that x // y * y + x % y reproduces x as closely as
+// floats allow, rather than floor(x / y) with the rounding of x / y (100.8 // 1.2 is 83, not 84).
+template <typename C>
+C FloorDivideFloat(C x, C y) {
+    if (y == C{0}) return x / y;  // +-inf or NaN, as IEEE division
+    C mod = std::fmod(x, y);
+    C div = (x - mod) / y;
+    if (mod != C{0} && ((y < C{0}) != (mod < C{0}))) div -= C{1};
+    if (div == C{0}) return std::copysign(C{0}, x / y);
+    C floor_div = std::floor(div);
+    return div - floor_div > C{0.5} ? floor_div + C{1} : floor_div;
+}
+
 template <typename C>
 C IntPower(C base, C exp) {
     if (exp < C{0}) return base == C{1} ? C{1} : base == static_cast<C>(-1) ? (exp % 2 == 0 ? C{1} : base) : C{0};
@@ -48,7 +62,7 @@ void BinaryImpl(BinaryOp op, const Array& a, const Array& b, const Array& out) {
     if constexpr (kIsFloat<T>) {
         switch (op) {
             case BinaryOp::kDivide: return loop([](C x, C y) { return x / y; });
-            case BinaryOp::kFloorDivide: return loop([](C x, C y) { return std::floor(x / y); });
+            case BinaryOp::kFloorDivide: return loop([](C x, C y) { return FloorDivideFloat(x, y); });
             case BinaryOp::kRemainder:
                 return loop([](C x, C y) {
                     C r = std::fmod(x, y);

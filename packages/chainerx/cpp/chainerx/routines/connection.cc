@@ -9,7 +9,9 @@
 #include "chainerx/error.h"
 #include "chainerx/kernels/connection.h"
 #include "chainerx/routines/creation.h"
+#include "chainerx/routines/linalg.h"
 #include "chainerx/routines/manipulation.h"
+#include "chainerx/routines/math.h"
 #include "chainerx/routines/reduction.h"
 #include "chainerx/routines/util.h"
 
@@ -107,14 +109,7 @@ void CheckArgs(const char* name, const Array& x, const Array& w, const std::opti
                const Dims& stride, const Dims& pad) {
     CheckEqualDevices(x.device(), w.device());
     if (b.has_value()) CheckEqualDevices(x.device(), b->device());
-    if (!IsFloating(x.dtype()) || !IsFloating(w.dtype()) || (b.has_value() && !IsFloating(b->dtype()))) {
-        throw DtypeError{name, " requires floating dtypes, got x ", x.dtype(), ", w ", w.dtype(),
-                         b.has_value() ? ", b " : "", b.has_value() ? GetDtypeName(b->dtype()) : ""};
-    }
-    if (x.ndim() < 3) {
-        throw DimensionError{name, ": x must have a batch, a channel and at least one spatial axis, got shape ",
-                             x.shape()};
-    }
+    if (x.ndim() < 2) throw DimensionError{name, ": x must have a batch and a channel axis, got shape ", x.shape()};
     if (w.ndim() != x.ndim()) {
         throw DimensionError{name, ": w must have as many dimensions as x, got x ", x.shape(), " and w ", w.shape()};
     }
@@ -142,16 +137,23 @@ void CheckArgs(const char* name, const Array& x, const Array& w, const std::opti
     }
 }
 
-// Runs op on x, w and b converted to their common dtype (float16 computed in float32) and
-// returns the result in the common dtype.
+// Runs op on x, w and b converted to the compute dtype of their common dtype (float16 computed in
+// float32, integers and bool in float64) and returns the result in the common dtype.
 Array WithComputeDtype(const Array& x, const Array& w, const std::optional<Array>& b,
                        const std::function<Array(const Array&, const Array&, const std::optional<Array>&)>& op) {
     Dtype dtype = PromoteTypes(x.dtype(), w.dtype());
     if (b.has_value()) dtype = PromoteTypes(dtype, b->dtype());
-    Dtype compute = dtype == Dtype::kFloat16 ? Dtype::kFloat32 : dtype;
+    Dtype compute = internal::GetProductSumComputeDtype(dtype);
     std::optional<Array> bc = b.has_value() ? std::optional<Array>{internal::CastIfNeeded(*b, compute)} : std::nullopt;
     Array out = op(internal::CastIfNeeded(x, compute), internal::CastIfNeeded(w, compute), bc);
-    return internal::CastIfNeeded(out, dtype);
+    return internal::FromProductSumComputeDtype(out, dtype);
+}
+
+// A convolution of x without spatial axes, (batch, in_channels), is a product over the channels;
+// w_in_out is w arranged as (in_channels, out_channels).
+Array ChannelProduct(const Array& x, const Array& w_in_out, const std::optional<Array>& b) {
+    Array y = Dot(x, w_in_out);
+    return b.has_value() ? Add(y, *b) : y;
 }
 
 [[noreturn]] void ThrowEmptyOutput(const char* name, int axis, int64_t out_dim, int64_t in_dim, int64_t kernel,
@@ -187,7 +189,7 @@ Array Conv(const Array& x, const Array& w, const std::optional<Array>& b, const 
         out_dims.push_back(out);
     }
     return WithComputeDtype(x, w, b, [&](const Array& xc, const Array& wc, const std::optional<Array>& bc) {
-        return ConvOp(xc, wc, bc, stride, pad, out_dims);
+        return out_dims.empty() ? ChannelProduct(xc, Transpose(wc), bc) : ConvOp(xc, wc, bc, stride, pad, out_dims);
     });
 }
 
@@ -222,7 +224,7 @@ Array ConvTranspose(const Array& x, const Array& w, const std::optional<Array>& 
         out_dims.push_back(out);
     }
     return WithComputeDtype(x, w, b, [&](const Array& xc, const Array& wc, const std::optional<Array>& bc) {
-        return ConvTransposeOp(xc, wc, bc, stride, pad, out_dims);
+        return out_dims.empty() ? ChannelProduct(xc, wc, bc) : ConvTransposeOp(xc, wc, bc, stride, pad, out_dims);
     });
 }
 

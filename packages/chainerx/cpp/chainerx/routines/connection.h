@@ -10,16 +10,18 @@ namespace chainerx {
 
 // N-dimensional convolution of x (n, c, d1, ..., dN) with w (out_c, c, k1, ..., kN) and an
 // optional bias b (out_c,), as Chainer's convolution_nd: stride and pad hold one value per
-// spatial axis; with cover_all the output grows so every input position is covered. Floating
-// dtypes only, promoted to a common one; float16 is computed in float32. Differentiable any
-// number of times.
+// spatial axis; with cover_all the output grows so every input position is covered. Inputs of
+// any dtypes give their common dtype: float16 is computed in float32, integers and bool exactly
+// in float64 (integers then wrap as integer arithmetic). Without spatial axes (x of shape
+// (n, c)) it is a product over the channels. Differentiable any number of times.
 Array Conv(const Array& x, const Array& w, const std::optional<Array>& b, const Dims& stride, const Dims& pad,
            bool cover_all = false);
 
 // The transposed convolution (Chainer's deconvolution_nd) of x (n, c_in, d1, ..., dN) with
 // w (c_in, c_out, k1, ..., kN) and an optional bias b (c_out,). The output size along each axis
 // is stride * (d - 1) + k - 2 * pad unless outsize gives one that a convolution (with or without
-// cover_all) maps back to d. Differentiable any number of times.
+// cover_all) maps back to d. Dtypes and spatial axes as in Conv. Differentiable any number of
+// times.
 Array ConvTranspose(const Array& x, const Array& w, const std::optional<Array>& b, const Dims& stride,
                     const Dims& pad, const std::optional<Dims>& outsize = std::nullopt);
 

@@ -12,6 +12,7 @@
 #include "chainerx/routines/indexing.h"
 #include "chainerx/routines/logic.h"
 #include "chainerx/routines/manipulation.h"
+#include "chainerx/routines/math.h"
 #include "chainerx/routines/util.h"
 
 namespace chainerx {
@@ -100,7 +101,10 @@ Array Linspace(Scalar start, Scalar stop, int64_t num, bool endpoint, const std:
         device.backend().CallKernel<FillKernel>(last, b);
     }
     Dtype out_dtype = dtype.value_or(Dtype::kFloat64);
-    return out_dtype == Dtype::kFloat64 ? out : AsType(out, out_dtype);
+    if (out_dtype == Dtype::kFloat64) return out;
+    // As NumPy (1.20 and later): integer samples are rounded towards minus infinity.
+    DtypeKind kind = GetKind(out_dtype);
+    return AsType(kind == DtypeKind::kInt || kind == DtypeKind::kUInt ? Floor(out) : out, out_dtype);
 }
 
 Array Eye(int64_t n, const std::optional<int64_t>& m, int64_t k, Dtype dtype, Device& device) {
@@ -234,6 +238,19 @@ Array ScatterIntoZeros(const Array& grad, const Shape& base_shape, std::shared_p
     BackwardBuilder bb{"scatter_into_zeros", {grad}, {out}};
     if (bb) bb.Define([view](BackwardContext& ctx) { ctx.input_grad() = (*view)(ctx.output_grad()); });
     return out;
+}
+
+Dtype GetProductSumComputeDtype(Dtype dtype) {
+    if (dtype == Dtype::kFloat16) return Dtype::kFloat32;
+    return IsFloating(dtype) ? dtype : Dtype::kFloat64;
+}
+
+Array FromProductSumComputeDtype(const Array& out, Dtype dtype) {
+    DtypeKind kind = GetKind(dtype);
+    // Through int64, whose conversion from an integral double is exact, so that the narrowing
+    // step wraps like integer arithmetic.
+    if (kind == DtypeKind::kInt || kind == DtypeKind::kUInt) return CastIfNeeded(CastIfNeeded(out, Dtype::kInt64), dtype);
+    return CastIfNeeded(out, dtype);
 }
 
 void CheckFloating(const Array& a, const char* routine) {

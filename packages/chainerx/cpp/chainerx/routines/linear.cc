@@ -16,8 +16,6 @@ namespace {
 
 void CheckLinearArgs(const Array& x, const Array& w, const std::optional<Array>& b, int n_batch_axes) {
     if (n_batch_axes < 1) throw DimensionError{"linear: n_batch_axes must be at least 1, got ", n_batch_axes};
-    internal::CheckFloating(x, "linear");
-    internal::CheckFloating(w, "linear");
     CheckEqualDevices(x.device(), w.device());
     if (w.ndim() != 2) throw DimensionError{"linear: W must be 2-D (out_size, in_size), got shape ", w.shape()};
     if (x.ndim() <= n_batch_axes) {
@@ -31,7 +29,6 @@ void CheckLinearArgs(const Array& x, const Array& w, const std::optional<Array>&
                              n_batch_axes, ") but W of shape ", w.shape(), " takes ", w.shape()[1]};
     }
     if (b.has_value()) {
-        internal::CheckFloating(*b, "linear");
         CheckEqualDevices(x.device(), b->device());
         if (b->ndim() != 1 || b->shape()[0] != w.shape()[0]) {
             throw DimensionError{"linear: b must have shape (", w.shape()[0], ",) to match W of shape ", w.shape(),
@@ -46,7 +43,7 @@ Array Linear(const Array& x, const Array& w, const std::optional<Array>& b, int 
     CheckLinearArgs(x, w, b, n_batch_axes);
     Dtype dtype = PromoteTypes(x.dtype(), w.dtype());
     if (b.has_value()) dtype = PromoteTypes(dtype, b->dtype());
-    Dtype compute = dtype == Dtype::kFloat16 ? Dtype::kFloat32 : dtype;
+    Dtype compute = internal::GetProductSumComputeDtype(dtype);
     Shape batch(x.shape().begin(), x.shape().begin() + n_batch_axes);
     Shape out_shape = batch;
     out_shape.push_back(w.shape()[0]);
@@ -58,7 +55,7 @@ Array Linear(const Array& x, const Array& w, const std::optional<Array>& b, int 
         Array x2 = Reshape(internal::CastIfNeeded(x, compute), x2_shape);
         Array y = Dot(x2, Transpose(internal::CastIfNeeded(w, compute)));
         if (b.has_value()) y = Add(y, internal::CastIfNeeded(*b, compute));
-        return internal::CastIfNeeded(Reshape(y, out_shape), dtype);
+        return internal::FromProductSumComputeDtype(Reshape(y, out_shape), dtype);
     }
     // One node with its own backward, so that the gradient of W is a C-contiguous (out, in)
     // array (through Transpose it would be a transposed view, slow for elementwise updates).

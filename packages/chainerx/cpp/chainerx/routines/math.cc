@@ -247,6 +247,8 @@ void AddInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kAdd, 
 void SubtractInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kSubtract, "-=", a, b); }
 void MultiplyInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kMultiply, "*=", a, b); }
 void DivideInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kDivide, "/=", a, b, true); }
+void FloorDivideInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kFloorDivide, "//=", a, b); }
+void RemainderInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kRemainder, "%=", a, b); }
 void BitwiseAndInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kBitwiseAnd, "&=", a, b); }
 void BitwiseOrInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kBitwiseOr, "|=", a, b); }
 void BitwiseXorInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp::kBitwiseXor, "^=", a, b); }

@@ -75,6 +75,8 @@ void AddInplace(const Array& a, const Array& b);
 void SubtractInplace(const Array& a, const Array& b);
 void MultiplyInplace(const Array& a, const Array& b);
 void DivideInplace(const Array& a, const Array& b);
+void FloorDivideInplace(const Array& a, const Array& b);
+void RemainderInplace(const Array& a, const Array& b);
 void BitwiseAndInplace(const Array& a, const Array& b);
 void BitwiseOrInplace(const Array& a, const Array& b);
 void BitwiseXorInplace(const Array& a, const Array& b);

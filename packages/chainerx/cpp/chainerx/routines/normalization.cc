@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <utility>
 
 #include "chainerx/backend.h"
 #include "chainerx/backward_builder.h"
 #include "chainerx/error.h"
+#include "chainerx/kernels/creation.h"
 #include "chainerx/kernels/normalization.h"
 #include "chainerx/routines/creation.h"
 #include "chainerx/routines/manipulation.h"
@@ -27,15 +29,8 @@ struct ChannelLayout {
 ChannelLayout MakeLayout(const char* name, const Array& x, const std::optional<Axes>& axis) {
     internal::CheckFloating(x, name);
     ChannelLayout layout;
-    if (axis.has_value()) {
-        layout.axes = NormalizeAxes(*axis, x.ndim());
-    } else {
-        if (x.ndim() < 2) {
-            throw DimensionError{name, ": x of shape ", x.shape(), " has no channel axis 1; give axis explicitly"};
-        }
-        layout.axes.push_back(0);
-        for (int d = 2; d < x.ndim(); ++d) layout.axes.push_back(static_cast<int8_t>(d));
-    }
+    // As in v7, the default reduces over the batch axis only.
+    layout.axes = NormalizeAxes(axis.value_or(Axes{0}), x.ndim());
     for (int d = 0; d < x.ndim(); ++d) {
         bool reduced = std::find(layout.axes.begin(), layout.axes.end(), d) != layout.axes.end();
         if (!reduced) layout.kept.push_back(x.shape()[d]);
@@ -44,16 +39,14 @@ ChannelLayout MakeLayout(const char* name, const Array& x, const std::optional<A
     return layout;
 }
 
-// A per-channel argument as an array of the kept shape, after checking it against x.
+// A per-channel argument as an array of x's dtype (converted, differentiably, if it has another
+// floating dtype) and of the kept shape, after checking it against x.
 Array ChannelArg(const char* name, const char* arg, const Array& x, const Array& a, const ChannelLayout& layout) {
     CheckEqualDevices(x.device(), a.device());
-    if (a.dtype() != x.dtype()) {
-        throw DtypeError{name, ": ", arg, " has dtype ", a.dtype(), " but x has ", x.dtype(),
-                         "; every array must have x's dtype"};
-    }
-    if (a.shape() == layout.kept) return a;
+    if (!IsFloating(a.dtype())) throw DtypeError{name, ": ", arg, " must have a floating dtype, got ", a.dtype()};
+    if (a.shape() == layout.kept) return internal::CastIfNeeded(a, x.dtype());
     // Only size-1 axes go, so this is a view (running statistics are updated through it).
-    if (a.shape() == layout.broadcast) return Reshape(a, layout.kept);
+    if (a.shape() == layout.broadcast) return internal::CastIfNeeded(Reshape(a, layout.kept), x.dtype());
     throw DimensionError{name, ": ", arg, " must have shape ", layout.kept, " (x's shape ", x.shape(), " without axes ",
                          layout.axes, "), got ", a.shape()};
 }
@@ -133,6 +126,13 @@ Array BatchNorm(const Array& x, const Array& gamma_in, const Array& beta_in, con
     Array batch_inv_std = Empty(layout.kept, stat_dtype, x.device());
     x.device().backend().CallKernel<BatchNormKernel>(x, gamma, beta, running_mean, running_var, eps, decay, layout.axes,
                                                      out, batch_mean, batch_inv_std);
+    // Running statistics of another dtype were updated in a converted copy: store it back.
+    for (const auto& [updated, given] :
+         {std::pair{running_mean, running_mean_in}, std::pair{running_var, running_var_in}}) {
+        if (updated.dtype() != given.dtype()) {
+            x.device().backend().CallKernel<CopyKernel>(updated, Reshape(given, layout.kept));
+        }
+    }
     BackwardBuilder bb{kName, {x, gamma, beta}, {out}};
     if (bb) {
         bb.Define([x, gamma, batch_mean, batch_inv_std, layout, eps](BackwardContext& ctx) {

@@ -7,9 +7,9 @@
 
 namespace chainerx {
 
-// Batch normalization over `axis` of x (by default every axis but the channel axis 1). gamma,
-// beta and the statistics have x's shape without those axes (or with them kept as 1); every
-// array shares x's floating dtype and device.
+// Batch normalization over `axis` of x (by default axis 0 alone, as in v7). gamma, beta and the
+// statistics have x's shape without those axes (or with them kept as 1) and x's device; they may
+// have another floating dtype than x's, and are then used converted to x's dtype, which y has.
 
 // y = gamma * (x - mean) / sqrt(var + eps) + beta with the batch's mean and (biased) variance.
 // running_mean and running_var are updated in place to decay * running + (1 - decay) * batch

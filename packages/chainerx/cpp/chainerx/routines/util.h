@@ -22,6 +22,14 @@ using ViewFunction = std::function<Array(const Array&)>;
 // backward applies view again, so views are differentiable any number of times.
 Array ScatterIntoZeros(const Array& grad, const Shape& base_shape, std::shared_ptr<const ViewFunction> view);
 
+// The dtype in which a routine that sums products (linear, conv) computes a result of dtype:
+// float32 for float16, float64 for integers and bool (exact up to 2**53), dtype itself otherwise.
+Dtype GetProductSumComputeDtype(Dtype dtype);
+
+// A result computed in GetProductSumComputeDtype(dtype) as dtype (differentiable). Integers wrap
+// around as integer arithmetic does; bool is true where the sum is nonzero.
+Array FromProductSumComputeDtype(const Array& out, Dtype dtype);
+
 // Throws DtypeError unless the array has a floating dtype.
 void CheckFloating(const Array& a, const char* routine);
 

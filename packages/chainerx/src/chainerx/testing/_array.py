@@ -18,8 +18,10 @@ def _check_dtype_and_strides(x: Any, y: Any, dtype_check: bool, strides_check: b
         x_dtype = numpy.asarray(x).dtype
         y_dtype = numpy.asarray(y).dtype
         assert x_dtype == y_dtype, f"dtype mismatch: {x_dtype} != {y_dtype}"
+    # Strides depend on the itemsize, so they are compared only along with the dtypes.
     if (
-        strides_check
+        dtype_check
+        and strides_check
         and isinstance(x, (numpy.ndarray, chainerx.ndarray))
         and isinstance(y, (numpy.ndarray, chainerx.ndarray))
     ):
@@ -63,7 +65,10 @@ def assert_allclose_ex(
     dtype_check: bool = True,
     strides_check: bool = True,
 ) -> None:
-    """Like :func:`assert_allclose`, and also compares dtypes and strides unless told not to."""
+    """Like :func:`assert_allclose`, and also compares dtypes and strides unless told not to.
+
+    ``dtype_check=False`` skips the strides too (they depend on the itemsize).
+    """
     assert_allclose(x, y, rtol, atol, equal_nan, err_msg, verbose)
     _check_dtype_and_strides(x, y, dtype_check, strides_check)
 
@@ -82,6 +87,9 @@ def assert_array_equal_ex(
     dtype_check: bool = True,
     strides_check: bool = True,
 ) -> None:
-    """Like :func:`assert_array_equal`, and also compares dtypes and strides unless told not to."""
+    """Like :func:`assert_array_equal`, and also compares dtypes and strides unless told not to.
+
+    ``dtype_check=False`` skips the strides too (they depend on the itemsize).
+    """
     assert_array_equal(x, y, err_msg, verbose)
     _check_dtype_and_strides(x, y, dtype_check, strides_check)

@@ -27,9 +27,30 @@ def _run(
         return None, e
 
 
+def _is_float16(result: Any) -> bool:
+    return isinstance(result, (numpy.ndarray, numpy.generic, chainerx.ndarray)) and (
+        result.dtype == numpy.float16
+    )
+
+
 def _compare(check: Callable[[Any, Any], None], np_result: Any, chx_result: Any) -> None:
-    if isinstance(np_result, ignore) or isinstance(chx_result, ignore):
+    """Compares what the NumPy run and the ChainerX run of a test body returned.
+
+    Both must return :class:`ignore` (then nothing is compared), or matching results: NumPy
+    arrays or scalars against ChainerX arrays, Python numbers of the same type, or sequences
+    of them.
+    """
+    np_ignored, chx_ignored = isinstance(np_result, ignore), isinstance(chx_result, ignore)
+    if np_ignored or chx_ignored:
+        assert np_ignored and chx_ignored, (
+            f"only one run returned chainerx.testing.ignore(): numpy {np_result!r}, "
+            f"chainerx {chx_result!r}"
+        )
         return
+    assert np_result is not None and chx_result is not None, (
+        f"a compared test body must return its result, got numpy {np_result!r}, "
+        f"chainerx {chx_result!r}"
+    )
     if isinstance(np_result, (tuple, list)):
         assert isinstance(chx_result, (tuple, list)), (
             f"numpy returned a sequence, chainerx {type(chx_result)}"
@@ -40,9 +61,17 @@ def _compare(check: Callable[[Any, Any], None], np_result: Any, chx_result: Any)
         for n, c in zip(np_result, chx_result, strict=True):
             _compare(check, n, c)
         return
+    assert not isinstance(np_result, chainerx.ndarray), "the numpy run returned a chainerx.ndarray"
+    assert not isinstance(chx_result, (numpy.ndarray, numpy.generic)), (
+        f"the chainerx run returned a NumPy {type(chx_result).__name__}"
+    )
     if isinstance(np_result, (numpy.ndarray, numpy.generic)):
         assert isinstance(chx_result, chainerx.ndarray), (
             f"numpy returned an array, chainerx returned {type(chx_result).__name__}"
+        )
+    else:
+        assert type(np_result) is type(chx_result), (
+            f"numpy returned {type(np_result).__name__}, chainerx {type(chx_result).__name__}"
         )
     check(np_result, chx_result)
 
@@ -76,6 +105,8 @@ def numpy_chainerx_allclose(
     *,
     rtol: float = 1e-7,
     atol: float = 0,
+    float16_rtol: float = 1e-3,
+    float16_atol: float = 1e-5,
     equal_nan: bool = True,
     err_msg: str = "",
     verbose: bool = True,
@@ -86,7 +117,9 @@ def numpy_chainerx_allclose(
 ) -> Callable:
     """Runs the test with ``xp=numpy`` and ``xp=chainerx`` and asserts the results are close.
 
-    The body returns an array, a number, or a (nested) tuple/list of them. If it raises one of
+    The body returns an array, a number, or a (nested) tuple/list of them (or
+    ``chainerx.testing.ignore()`` from both runs). Results of dtype float16 are compared with
+    ``float16_rtol`` and ``float16_atol`` instead of ``rtol`` and ``atol``. If it raises one of
     ``accept_error`` with both libraries, the test passes; with only one, it fails.
 
     Example:
@@ -96,11 +129,12 @@ def numpy_chainerx_allclose(
     """
 
     def check(expected: Any, actual: Any) -> None:
+        half = _is_float16(expected) or _is_float16(actual)
         _array.assert_allclose_ex(
             actual,
             expected,
-            rtol,
-            atol,
+            float16_rtol if half else rtol,
+            float16_atol if half else atol,
             equal_nan,
             err_msg,
             verbose,
@@ -113,6 +147,8 @@ def numpy_chainerx_allclose(
 
 def numpy_chainerx_array_equal(
     *,
+    float16_rtol: float | None = None,
+    float16_atol: float | None = None,
     err_msg: str = "",
     verbose: bool = True,
     name: str = "xp",
@@ -120,9 +156,28 @@ def numpy_chainerx_array_equal(
     strides_check: bool | None = None,
     accept_error: Any = (),
 ) -> Callable:
-    """Runs the test with ``xp=numpy`` and ``xp=chainerx`` and asserts equal results."""
+    """Runs the test with ``xp=numpy`` and ``xp=chainerx`` and asserts equal results.
+
+    Results of dtype float16 are compared within ``float16_rtol``/``float16_atol`` when
+    either is given (float16 kernels may round differently from NumPy), exactly otherwise.
+    """
 
     def check(expected: Any, actual: Any) -> None:
+        if (float16_rtol is not None or float16_atol is not None) and (
+            _is_float16(expected) or _is_float16(actual)
+        ):
+            _array.assert_allclose_ex(
+                actual,
+                expected,
+                float16_rtol or 0,
+                float16_atol or 0,
+                True,
+                err_msg,
+                verbose,
+                dtype_check=True if dtype_check is None else dtype_check,
+                strides_check=False if strides_check is None else strides_check,
+            )
+            return
         _array.assert_array_equal_ex(
             actual,
             expected,

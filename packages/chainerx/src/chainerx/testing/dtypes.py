@@ -26,10 +26,10 @@ def parametrize_dtype_specifier(
     (``numpy.float32``) of each dtype in ``dtypes`` (default: all of them).
 
     Args:
-        argname: The test argument to parametrize (and with ``additional_args``, a
-            comma-separated list of names for the extra values of each case).
+        argname: The test argument to parametrize.
         dtypes: Dtype names.
-        additional_args: Extra values appended to every case, one tuple per case.
+        additional_args: Further values of the argument, tried after the dtype spellings
+            (for example ``(None,)`` for "no dtype given").
     """
     import pytest
 
@@ -38,7 +38,4 @@ def parametrize_dtype_specifier(
     for name in names:
         dt = numpy.dtype(name)
         specifiers.extend([name, dt, dt.type])
-    if additional_args is None:
-        return pytest.mark.parametrize(argname, specifiers)
-    cases = [(spec, *extra) for spec in specifiers for extra in additional_args]
-    return pytest.mark.parametrize(argname, cases)
+    return pytest.mark.parametrize(argname, specifiers + list(additional_args or ()))
