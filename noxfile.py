@@ -619,12 +619,20 @@ def conformance_chainerx(session: nox.Session) -> None:
     )
 
 
+# Pinned: another release may format differently (the pre-commit hook uses the same).
+CLANG_FORMAT = "clang-format==23.1.5"
+
+
 @nox.session(python=DEFAULT_PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff: lint and format check over the whole repository; the pre-commit config is valid."""
-    session.install("ruff>=0.6", "pre-commit")
+    """ruff: lint and format check over the whole repository; clang-format over chainerx's
+    C++ (``packages/chainerx/.clang-format``); the pre-commit config is valid."""
+    session.install("ruff>=0.6", "pre-commit", CLANG_FORMAT)
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    cpp = PACKAGES / "chainerx" / "cpp"
+    sources = sorted(str(p) for p in cpp.rglob("*") if p.suffix in (".cc", ".h"))
+    session.run("clang-format", "--dry-run", "--Werror", "--style=file", *sources, silent=True)
     session.run("pre-commit", "validate-config", str(ROOT / ".pre-commit-config.yaml"))
 
 

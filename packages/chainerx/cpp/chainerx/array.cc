@@ -71,9 +71,8 @@ bool Array::IsBackpropRequired(const std::optional<BackpropId>& backprop_id) con
 }
 
 bool Array::IsBackpropRequired(AnyGraph) const {
-    return std::any_of(body_->graphs.begin(), body_->graphs.end(), [](const ArrayBody::GraphEntry& entry) {
-        return IsBackpropEnabled(entry.node->backprop_id());
-    });
+    return std::any_of(body_->graphs.begin(), body_->graphs.end(),
+                       [](const ArrayBody::GraphEntry& entry) { return IsBackpropEnabled(entry.node->backprop_id()); });
 }
 
 namespace {
@@ -147,7 +146,9 @@ Array Array::At(const std::vector<ArrayIndex>& indices) const { return chainerx:
 Array Array::Sum(const std::optional<Axes>& axes, bool keepdims) const { return chainerx::Sum(*this, axes, keepdims); }
 Array Array::Max(const std::optional<Axes>& axes, bool keepdims) const { return AMax(*this, axes, keepdims); }
 Array Array::Dot(const Array& b) const { return chainerx::Dot(*this, b); }
-Array Array::Take(const Array& indices, std::optional<int8_t> axis) const { return chainerx::Take(*this, indices, axis); }
+Array Array::Take(const Array& indices, std::optional<int8_t> axis) const {
+    return chainerx::Take(*this, indices, axis);
+}
 
 Array Array::operator-() const { return Negative(*this); }
 Array Array::operator+(const Array& rhs) const { return Add(*this, rhs); }
@@ -163,14 +164,14 @@ Array operator-(Scalar lhs, const Array& rhs) { return Subtract(lhs, rhs); }
 Array operator*(Scalar lhs, const Array& rhs) { return Multiply(lhs, rhs); }
 Array operator/(Scalar lhs, const Array& rhs) { return Divide(lhs, rhs); }
 
-#define CHAINERX_DEFINE_INPLACE(op, routine)                                                        \
-    Array& Array::operator op(const Array& rhs) {                                                  \
-        internal::routine(*this, rhs);                                                             \
-        return *this;                                                                              \
-    }                                                                                              \
-    Array& Array::operator op(Scalar rhs) {                                                        \
+#define CHAINERX_DEFINE_INPLACE(op, routine)                                                                \
+    Array& Array::operator op(const Array& rhs) {                                                           \
+        internal::routine(*this, rhs);                                                                      \
+        return *this;                                                                                       \
+    }                                                                                                       \
+    Array& Array::operator op(Scalar rhs) {                                                                 \
         internal::routine(*this, internal::ScalarArray(rhs, ResultTypeWithScalar(dtype(), rhs), device())); \
-        return *this;                                                                              \
+        return *this;                                                                                       \
     }
 CHAINERX_DEFINE_INPLACE(+=, AddInplace)
 CHAINERX_DEFINE_INPLACE(-=, SubtractInplace)

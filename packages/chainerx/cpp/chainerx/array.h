@@ -58,7 +58,8 @@ public:
     void SetGrad(const Array& grad, const std::optional<BackpropId>& backprop_id = std::nullopt) const;
     void ClearGrad(const std::optional<BackpropId>& backprop_id = std::nullopt) const;
     void Backward(const std::optional<BackpropId>& backprop_id = std::nullopt,
-                  DoubleBackpropOption double_backprop = DoubleBackpropOption::kDisable, bool retain_grad = false) const;
+                  DoubleBackpropOption double_backprop = DoubleBackpropOption::kDisable,
+                  bool retain_grad = false) const;
     // A view sharing the data but in no graph (for all ids, or only the given ones).
     Array AsGradStopped(const std::vector<BackpropId>& backprop_ids = {}) const;
 

@@ -25,8 +25,8 @@ class ArrayIndex {
 public:
     enum class Kind : int8_t { kIndex, kSlice, kNewAxis, kEllipsis, kArray };
 
-    ArrayIndex(int64_t index) : kind_{Kind::kIndex}, index_{index} {}  // NOLINT
-    ArrayIndex(Slice slice) : kind_{Kind::kSlice}, slice_{slice} {}  // NOLINT
+    ArrayIndex(int64_t index) : kind_{Kind::kIndex}, index_{index} {}           // NOLINT
+    ArrayIndex(Slice slice) : kind_{Kind::kSlice}, slice_{slice} {}             // NOLINT
     ArrayIndex(Array array) : kind_{Kind::kArray}, array_{std::move(array)} {}  // NOLINT
     static ArrayIndex NewAxis() { return ArrayIndex{Kind::kNewAxis}; }
     static ArrayIndex Ellipsis() { return ArrayIndex{Kind::kEllipsis}; }

@@ -63,7 +63,8 @@ BackwardBuilder::BackwardBuilder(const char* op_name, ArrayRefs inputs, ArrayRef
     Init(inputs, outputs);
 }
 
-BackwardBuilder::BackwardBuilder(const char* op_name, const std::vector<Array>& inputs, const std::vector<Array>& outputs)
+BackwardBuilder::BackwardBuilder(const char* op_name, const std::vector<Array>& inputs,
+                                 const std::vector<Array>& outputs)
     : op_name_{op_name} {
     Init(inputs, outputs);
 }
@@ -141,8 +142,9 @@ void AccumulateGradOnBody(ArrayBody& body, const BackpropId& id, const Array& gr
 
 void CheckGradMatches(const OpNode& op, size_t i, const internal::ArrayMeta& meta, const Array& grad) {
     if (grad.shape() != meta.shape || grad.dtype() != meta.dtype) {
-        throw GradientError{"backward of ", op.name(), " gave input ", i, " a gradient of shape ", grad.shape(),
-                            " and dtype ", grad.dtype(), ", expected shape ", meta.shape, " and dtype ", meta.dtype};
+        throw GradientError{"backward of ",          op.name(),    " gave input ", i,
+                            " a gradient of shape ", grad.shape(), " and dtype ",  grad.dtype(),
+                            ", expected shape ",     meta.shape,   " and dtype ",  meta.dtype};
     }
 }
 
@@ -158,7 +160,8 @@ public:
         for (const std::shared_ptr<ArrayNode>& target : targets) {
             if (target != nullptr) targets_.insert(target.get());
         }
-        for (size_t i = 0; i < outputs.size(); ++i) Seed(outputs[i], i < grad_outputs.size() ? grad_outputs[i] : std::nullopt);
+        for (size_t i = 0; i < outputs.size(); ++i)
+            Seed(outputs[i], i < grad_outputs.size() ? grad_outputs[i] : std::nullopt);
         while (!queue_.empty()) {
             std::shared_ptr<OpNode> op = queue_.top();
             queue_.pop();
@@ -191,8 +194,8 @@ private:
             grad = OnesLike(output);
         }
         if (grad.shape() != output.shape() || grad.dtype() != output.dtype()) {
-            throw GradientError{"the initial gradient has shape ", grad.shape(), " and dtype ", grad.dtype(),
-                                ", expected those of the output: ", output.shape(), " and ", output.dtype()};
+            throw GradientError{"the initial gradient has shape ",  grad.shape(),   " and dtype ", grad.dtype(),
+                                ", expected those of the output: ", output.shape(), " and ",       output.dtype()};
         }
         Accumulate(entry->node, grad);
     }

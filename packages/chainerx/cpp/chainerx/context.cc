@@ -60,19 +60,28 @@ std::shared_ptr<Backend> Context::LoadPlugin(const std::string& backend_name) {
         auto destroy = reinterpret_cast<void (*)(Backend*)>(dlsym(handle, CHAINERX_DESTROY_BACKEND_SYMBOL));
         if (create == nullptr || destroy == nullptr) {
             dlclose(handle);
-            throw BackendError{"backend library ", path, " does not export ", CHAINERX_CREATE_BACKEND_SYMBOL, " and ",
+            throw BackendError{"backend library ",
+                               path,
+                               " does not export ",
+                               CHAINERX_CREATE_BACKEND_SYMBOL,
+                               " and ",
                                CHAINERX_DESTROY_BACKEND_SYMBOL};
         }
         plugins_.push_back(std::make_unique<Plugin>(Plugin{handle}));
         // The plugin frees what it allocated, with its own deleter.
         return std::shared_ptr<Backend>{create(this), destroy};
     }
-    throw BackendError{"backend '", backend_name, "' not found: it is not built in and no ", backend_name,
+    throw BackendError{"backend '",
+                       backend_name,
+                       "' not found: it is not built in and no ",
+                       backend_name,
                        ".so was found on the backend search path (CHAINERX_BACKEND_PATH)",
                        tried.empty() ? std::string{} : "; tried:" + tried};
 }
 
-Device& Context::GetDevice(const std::string& backend_name, int index) { return GetBackend(backend_name).GetDevice(index); }
+Device& Context::GetDevice(const std::string& backend_name, int index) {
+    return GetBackend(backend_name).GetDevice(index);
+}
 
 Device& Context::GetDevice(const std::string& device_name) {
     size_t colon = device_name.find(':');
@@ -82,7 +91,8 @@ Device& Context::GetDevice(const std::string& device_name) {
     char* end = nullptr;
     long index = std::strtol(index_str.c_str(), &end, 10);
     if (backend_name.empty() || index_str.empty() || *end != '\0') {
-        throw DeviceError{"invalid device specifier '", device_name, "': expected '<backend>:<index>' such as 'native:0'"};
+        throw DeviceError{"invalid device specifier '", device_name,
+                          "': expected '<backend>:<index>' such as 'native:0'"};
     }
     return GetDevice(backend_name, static_cast<int>(index));
 }

@@ -16,8 +16,9 @@ Context& Device::context() const { return backend_.context(); }
 void Device::CopyFrom(void* dst, const void* src, size_t bytes, Device& src_device) {
     // Host memory on both sides is the only case this base class knows; device backends override.
     if (!IsHostMemory() || !src_device.IsHostMemory()) {
-        throw DeviceError{"cannot transfer from ", src_device.name(), " to ", name(),
-                          ": backend '", backend_.GetName(), "' has no transfer for this pair"};
+        throw DeviceError{
+                "cannot transfer from ",          src_device.name(), " to ", name(), ": backend '", backend_.GetName(),
+                "' has no transfer for this pair"};
     }
     if (bytes > 0) std::memcpy(dst, src, bytes);
 }
@@ -48,7 +49,7 @@ void CheckEqualDevices(const Device& a, const Device& b) {
 
 Device& Backend::GetDevice(int index) {
     if (index < 0 || index >= GetDeviceCount()) {
-        throw DeviceError{"device index ", index, " is out of range for backend '", GetName(), "' which has ",
+        throw DeviceError{"device index ",  index,       " is out of range for backend '", GetName(), "' which has ",
                           GetDeviceCount(), " device(s)"};
     }
     std::lock_guard<std::mutex> lock{devices_mutex_};

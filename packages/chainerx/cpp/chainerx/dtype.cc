@@ -8,43 +8,60 @@ int64_t GetItemSize(Dtype dtype) {
     switch (dtype) {
         case Dtype::kBool:
         case Dtype::kInt8:
-        case Dtype::kUInt8: return 1;
+        case Dtype::kUInt8:
+            return 1;
         case Dtype::kInt16:
-        case Dtype::kFloat16: return 2;
+        case Dtype::kFloat16:
+            return 2;
         case Dtype::kInt32:
-        case Dtype::kFloat32: return 4;
+        case Dtype::kFloat32:
+            return 4;
         case Dtype::kInt64:
-        case Dtype::kFloat64: return 8;
+        case Dtype::kFloat64:
+            return 8;
     }
     throw DtypeError{"invalid dtype code ", static_cast<int>(dtype)};
 }
 
 DtypeKind GetKind(Dtype dtype) {
     switch (dtype) {
-        case Dtype::kBool: return DtypeKind::kBool;
+        case Dtype::kBool:
+            return DtypeKind::kBool;
         case Dtype::kInt8:
         case Dtype::kInt16:
         case Dtype::kInt32:
-        case Dtype::kInt64: return DtypeKind::kInt;
-        case Dtype::kUInt8: return DtypeKind::kUInt;
+        case Dtype::kInt64:
+            return DtypeKind::kInt;
+        case Dtype::kUInt8:
+            return DtypeKind::kUInt;
         case Dtype::kFloat16:
         case Dtype::kFloat32:
-        case Dtype::kFloat64: return DtypeKind::kFloat;
+        case Dtype::kFloat64:
+            return DtypeKind::kFloat;
     }
     throw DtypeError{"invalid dtype code ", static_cast<int>(dtype)};
 }
 
 const char* GetDtypeName(Dtype dtype) {
     switch (dtype) {
-        case Dtype::kBool: return "bool";
-        case Dtype::kInt8: return "int8";
-        case Dtype::kInt16: return "int16";
-        case Dtype::kInt32: return "int32";
-        case Dtype::kInt64: return "int64";
-        case Dtype::kUInt8: return "uint8";
-        case Dtype::kFloat16: return "float16";
-        case Dtype::kFloat32: return "float32";
-        case Dtype::kFloat64: return "float64";
+        case Dtype::kBool:
+            return "bool";
+        case Dtype::kInt8:
+            return "int8";
+        case Dtype::kInt16:
+            return "int16";
+        case Dtype::kInt32:
+            return "int32";
+        case Dtype::kInt64:
+            return "int64";
+        case Dtype::kUInt8:
+            return "uint8";
+        case Dtype::kFloat16:
+            return "float16";
+        case Dtype::kFloat32:
+            return "float32";
+        case Dtype::kFloat64:
+            return "float64";
     }
     return "invalid";
 }
@@ -77,9 +94,7 @@ Dtype GetDtype(std::string_view name) {
 namespace {
 
 // Bits of integer range a type needs when represented as a signed integer.
-int SignedBits(Dtype dtype) {
-    return dtype == Dtype::kUInt8 ? 16 : static_cast<int>(GetItemSize(dtype) * 8);
-}
+int SignedBits(Dtype dtype) { return dtype == Dtype::kUInt8 ? 16 : static_cast<int>(GetItemSize(dtype) * 8); }
 
 }  // namespace
 
@@ -97,15 +112,21 @@ Dtype PromoteTypes(Dtype a, Dtype b) {
         Dtype i = ka == DtypeKind::kFloat ? b : a;
         // The float must hold every value of the integer type exactly (NumPy's "safe" rule).
         int bits = SignedBits(i);
-        Dtype needed = bits <= 8 || i == Dtype::kUInt8 ? Dtype::kFloat16 : bits <= 16 ? Dtype::kFloat32 : Dtype::kFloat64;
+        Dtype needed = bits <= 8 || i == Dtype::kUInt8 ? Dtype::kFloat16
+                       : bits <= 16                    ? Dtype::kFloat32
+                                                       : Dtype::kFloat64;
         return GetItemSize(f) >= GetItemSize(needed) ? f : needed;
     }
     int bits = std::max(SignedBits(a), SignedBits(b));
     switch (bits) {
-        case 8: return Dtype::kInt8;
-        case 16: return Dtype::kInt16;
-        case 32: return Dtype::kInt32;
-        default: return Dtype::kInt64;
+        case 8:
+            return Dtype::kInt8;
+        case 16:
+            return Dtype::kInt16;
+        case 32:
+            return Dtype::kInt32;
+        default:
+            return Dtype::kInt64;
     }
 }
 

@@ -45,9 +45,9 @@ std::ostream& operator<<(std::ostream& os, Dtype dtype);
 
 template <typename T>
 struct TypeToDtype;
-#define CHAINERX_TYPE_TO_DTYPE(T, D) \
-    template <>                      \
-    struct TypeToDtype<T> {          \
+#define CHAINERX_TYPE_TO_DTYPE(T, D)      \
+    template <>                           \
+    struct TypeToDtype<T> {               \
         static constexpr Dtype value = D; \
     };
 CHAINERX_TYPE_TO_DTYPE(bool, Dtype::kBool)
@@ -74,15 +74,24 @@ struct TypeTag {
 template <typename F>
 decltype(auto) VisitDtype(Dtype dtype, F&& f) {
     switch (dtype) {
-        case Dtype::kBool: return f(TypeTag<bool>{});
-        case Dtype::kInt8: return f(TypeTag<int8_t>{});
-        case Dtype::kInt16: return f(TypeTag<int16_t>{});
-        case Dtype::kInt32: return f(TypeTag<int32_t>{});
-        case Dtype::kInt64: return f(TypeTag<int64_t>{});
-        case Dtype::kUInt8: return f(TypeTag<uint8_t>{});
-        case Dtype::kFloat16: return f(TypeTag<Float16>{});
-        case Dtype::kFloat32: return f(TypeTag<float>{});
-        case Dtype::kFloat64: return f(TypeTag<double>{});
+        case Dtype::kBool:
+            return f(TypeTag<bool>{});
+        case Dtype::kInt8:
+            return f(TypeTag<int8_t>{});
+        case Dtype::kInt16:
+            return f(TypeTag<int16_t>{});
+        case Dtype::kInt32:
+            return f(TypeTag<int32_t>{});
+        case Dtype::kInt64:
+            return f(TypeTag<int64_t>{});
+        case Dtype::kUInt8:
+            return f(TypeTag<uint8_t>{});
+        case Dtype::kFloat16:
+            return f(TypeTag<Float16>{});
+        case Dtype::kFloat32:
+            return f(TypeTag<float>{});
+        case Dtype::kFloat64:
+            return f(TypeTag<double>{});
     }
     throw DtypeError{"invalid dtype code ", static_cast<int>(dtype)};
 }
@@ -91,15 +100,24 @@ decltype(auto) VisitDtype(Dtype dtype, F&& f) {
 template <typename F>
 decltype(auto) VisitNumericDtype(Dtype dtype, F&& f) {
     switch (dtype) {
-        case Dtype::kInt8: return f(TypeTag<int8_t>{});
-        case Dtype::kInt16: return f(TypeTag<int16_t>{});
-        case Dtype::kInt32: return f(TypeTag<int32_t>{});
-        case Dtype::kInt64: return f(TypeTag<int64_t>{});
-        case Dtype::kUInt8: return f(TypeTag<uint8_t>{});
-        case Dtype::kFloat16: return f(TypeTag<Float16>{});
-        case Dtype::kFloat32: return f(TypeTag<float>{});
-        case Dtype::kFloat64: return f(TypeTag<double>{});
-        default: break;
+        case Dtype::kInt8:
+            return f(TypeTag<int8_t>{});
+        case Dtype::kInt16:
+            return f(TypeTag<int16_t>{});
+        case Dtype::kInt32:
+            return f(TypeTag<int32_t>{});
+        case Dtype::kInt64:
+            return f(TypeTag<int64_t>{});
+        case Dtype::kUInt8:
+            return f(TypeTag<uint8_t>{});
+        case Dtype::kFloat16:
+            return f(TypeTag<Float16>{});
+        case Dtype::kFloat32:
+            return f(TypeTag<float>{});
+        case Dtype::kFloat64:
+            return f(TypeTag<double>{});
+        default:
+            break;
     }
     throw DtypeError{"dtype ", GetDtypeName(dtype), " is not supported: expected a numeric dtype"};
 }
@@ -107,10 +125,14 @@ decltype(auto) VisitNumericDtype(Dtype dtype, F&& f) {
 template <typename F>
 decltype(auto) VisitFloatingDtype(Dtype dtype, F&& f) {
     switch (dtype) {
-        case Dtype::kFloat16: return f(TypeTag<Float16>{});
-        case Dtype::kFloat32: return f(TypeTag<float>{});
-        case Dtype::kFloat64: return f(TypeTag<double>{});
-        default: break;
+        case Dtype::kFloat16:
+            return f(TypeTag<Float16>{});
+        case Dtype::kFloat32:
+            return f(TypeTag<float>{});
+        case Dtype::kFloat64:
+            return f(TypeTag<double>{});
+        default:
+            break;
     }
     throw DtypeError{"dtype ", GetDtypeName(dtype), " is not supported: expected a floating dtype"};
 }
@@ -118,13 +140,20 @@ decltype(auto) VisitFloatingDtype(Dtype dtype, F&& f) {
 template <typename F>
 decltype(auto) VisitIntegralDtype(Dtype dtype, F&& f) {
     switch (dtype) {
-        case Dtype::kBool: return f(TypeTag<bool>{});
-        case Dtype::kInt8: return f(TypeTag<int8_t>{});
-        case Dtype::kInt16: return f(TypeTag<int16_t>{});
-        case Dtype::kInt32: return f(TypeTag<int32_t>{});
-        case Dtype::kInt64: return f(TypeTag<int64_t>{});
-        case Dtype::kUInt8: return f(TypeTag<uint8_t>{});
-        default: break;
+        case Dtype::kBool:
+            return f(TypeTag<bool>{});
+        case Dtype::kInt8:
+            return f(TypeTag<int8_t>{});
+        case Dtype::kInt16:
+            return f(TypeTag<int16_t>{});
+        case Dtype::kInt32:
+            return f(TypeTag<int32_t>{});
+        case Dtype::kInt64:
+            return f(TypeTag<int64_t>{});
+        case Dtype::kUInt8:
+            return f(TypeTag<uint8_t>{});
+        default:
+            break;
     }
     throw DtypeError{"dtype ", GetDtypeName(dtype), " is not supported: expected an integral or bool dtype"};
 }

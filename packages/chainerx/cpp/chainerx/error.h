@@ -25,10 +25,10 @@ public:
     explicit ChainerxError(const Args&... args) : std::runtime_error{internal::MakeMessage(args...)} {}
 };
 
-#define CHAINERX_DEFINE_ERROR(Name, Base)   \
-    class Name : public Base {              \
-    public:                                 \
-        using Base::Base;                   \
+#define CHAINERX_DEFINE_ERROR(Name, Base) \
+    class Name : public Base {            \
+    public:                               \
+        using Base::Base;                 \
     };
 
 // A context was used wrongly (unknown or released backprop id, context mismatch).

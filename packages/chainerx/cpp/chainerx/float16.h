@@ -9,7 +9,7 @@ namespace chainerx {
 class Float16 {
 public:
     Float16() = default;
-    Float16(float v) : bits_{FromFloat(v)} {}  // NOLINT: implicit like a builtin float type
+    Float16(float v) : bits_{FromFloat(v)} {}              // NOLINT: implicit like a builtin float type
     Float16(double v) : Float16{static_cast<float>(v)} {}  // NOLINT
     explicit Float16(int64_t v) : Float16{static_cast<float>(v)} {}
     explicit Float16(int v) : Float16{static_cast<float>(v)} {}
@@ -59,7 +59,7 @@ private:
             return sign | 0x7c00 | (abs > 0x7f800000 ? 0x200 : 0);
         }
         if (abs >= 0x477ff000) return sign | 0x7c00;  // rounds to >= 65520: overflow to inf
-        if (abs < 0x38800000) {  // result is subnormal or zero in half precision
+        if (abs < 0x38800000) {                       // result is subnormal or zero in half precision
             float a;
             std::memcpy(&a, &abs, sizeof(a));
             // Adding 0.5 moves the half-subnormal grid onto the float mantissa's last bits, so

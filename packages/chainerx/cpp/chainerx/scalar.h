@@ -17,9 +17,9 @@ public:
     Scalar() : Scalar{int64_t{0}} {}
     Scalar(bool v) : kind_{Kind::kBool}, int_{v ? 1 : 0} {}  // NOLINT: numbers convert implicitly
     template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
-    Scalar(T v) : kind_{Kind::kInt}, int_{static_cast<int64_t>(v)} {}  // NOLINT
-    Scalar(float v) : kind_{Kind::kFloat}, float_{v} {}  // NOLINT
-    Scalar(double v) : kind_{Kind::kFloat}, float_{v} {}  // NOLINT
+    Scalar(T v) : kind_{Kind::kInt}, int_{static_cast<int64_t>(v)} {}          // NOLINT
+    Scalar(float v) : kind_{Kind::kFloat}, float_{v} {}                        // NOLINT
+    Scalar(double v) : kind_{Kind::kFloat}, float_{v} {}                       // NOLINT
     Scalar(Float16 v) : kind_{Kind::kFloat}, float_{static_cast<float>(v)} {}  // NOLINT
 
     Kind kind() const { return kind_; }

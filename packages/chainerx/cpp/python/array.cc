@@ -1,6 +1,5 @@
 // chainerx.ndarray.
 #include <Python.h>
-
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -27,15 +26,24 @@ namespace {
 
 const char* BufferFormat(Dtype dtype) {
     switch (dtype) {
-        case Dtype::kBool: return "?";
-        case Dtype::kInt8: return "b";
-        case Dtype::kInt16: return "h";
-        case Dtype::kInt32: return "i";
-        case Dtype::kInt64: return "q";
-        case Dtype::kUInt8: return "B";
-        case Dtype::kFloat16: return "e";
-        case Dtype::kFloat32: return "f";
-        case Dtype::kFloat64: return "d";
+        case Dtype::kBool:
+            return "?";
+        case Dtype::kInt8:
+            return "b";
+        case Dtype::kInt16:
+            return "h";
+        case Dtype::kInt32:
+            return "i";
+        case Dtype::kInt64:
+            return "q";
+        case Dtype::kUInt8:
+            return "B";
+        case Dtype::kFloat16:
+            return "e";
+        case Dtype::kFloat32:
+            return "f";
+        case Dtype::kFloat64:
+            return "d";
     }
     return "B";
 }
@@ -133,8 +141,10 @@ Array Matmul2(const Array& a, const Array& b) { return Matmul(a, b); }
 Array MatmulScalar(const Array&, Scalar) { throw DimensionError{"matmul: input operands must not be scalars"}; }
 Array RMatmulScalar(Scalar, const Array&) { throw DimensionError{"matmul: input operands must not be scalars"}; }
 
-#define CX_BINOP(fn) static_cast<Array (*)(const Array&, const Array&)>(fn), static_cast<Array (*)(const Array&, Scalar)>(fn)
-#define CX_RBINOP(fn) static_cast<Array (*)(const Array&, const Array&)>(fn), static_cast<Array (*)(Scalar, const Array&)>(fn)
+#define CX_BINOP(fn) \
+    static_cast<Array (*)(const Array&, const Array&)>(fn), static_cast<Array (*)(const Array&, Scalar)>(fn)
+#define CX_RBINOP(fn) \
+    static_cast<Array (*)(const Array&, const Array&)>(fn), static_cast<Array (*)(Scalar, const Array&)>(fn)
 
 // Python float()/int()/bool() of a one-element array.
 Scalar ItemOf(const Array& a) {
@@ -150,7 +160,8 @@ Scalar ItemOf(const Array& a) {
 
 std::string Repr(const Array& a) {
     nb::module_ numpy = nb::module_::import_("numpy");
-    nb::object host = ArrayToNumpy(a.device().IsHostMemory() ? a : a.AsGradStopped().ToDevice(GetDevice("native:0")), false);
+    nb::object host =
+            ArrayToNumpy(a.device().IsHostMemory() ? a : a.AsGradStopped().ToDevice(GetDevice("native:0")), false);
     std::string body = nb::cast<std::string>(
             numpy.attr("array2string")(host, nb::arg("separator") = ", ", nb::arg("prefix") = "array("));
     std::string s = "array(" + body + ", shape=" + ToString(a.shape()) + ", dtype=" + GetDtypeName(a.dtype()) +
@@ -186,22 +197,29 @@ void InitArray(nb::module_& m) {
                         "An N-dimensional array on a ChainerX device, with autograd.\n\n"
                         "Create arrays with chainerx.array, chainerx.zeros, ...; mark inputs with\n"
                         "require_grad() and call backward() on a result to fill .grad."};
-    c.def("__init__",
-          [](Array* self, nb::handle shape, nb::handle dtype, nb::handle device) {
-              new (self) Array{Empty(ShapeArg(shape), DtypeArg(dtype), DeviceArg(device))};
-          },
-          nb::arg("shape"), nb::arg("dtype"), nb::arg("device") = nb::none(),
-          "ndarray(shape, dtype, device=None): an uninitialized array.");
-    c.def_prop_ro("shape", [](const Array& a) {
-        nb::tuple t = nb::steal<nb::tuple>(PyTuple_New(a.ndim()));
-        for (int i = 0; i < a.ndim(); ++i) PyTuple_SET_ITEM(t.ptr(), i, PyLong_FromLongLong(a.shape()[i]));
-        return t;
-    }, "Lengths of the axes, a tuple of ints.");
-    c.def_prop_ro("strides", [](const Array& a) {
-        nb::list l;
-        for (int64_t s : a.strides()) l.append(s);
-        return nb::tuple(l);
-    }, "Byte steps between elements along each axis.");
+    c.def(
+            "__init__",
+            [](Array* self, nb::handle shape, nb::handle dtype, nb::handle device) {
+                new (self) Array{Empty(ShapeArg(shape), DtypeArg(dtype), DeviceArg(device))};
+            },
+            nb::arg("shape"), nb::arg("dtype"), nb::arg("device") = nb::none(),
+            "ndarray(shape, dtype, device=None): an uninitialized array.");
+    c.def_prop_ro(
+            "shape",
+            [](const Array& a) {
+                nb::tuple t = nb::steal<nb::tuple>(PyTuple_New(a.ndim()));
+                for (int i = 0; i < a.ndim(); ++i) PyTuple_SET_ITEM(t.ptr(), i, PyLong_FromLongLong(a.shape()[i]));
+                return t;
+            },
+            "Lengths of the axes, a tuple of ints.");
+    c.def_prop_ro(
+            "strides",
+            [](const Array& a) {
+                nb::list l;
+                for (int64_t s : a.strides()) l.append(s);
+                return nb::tuple(l);
+            },
+            "Byte steps between elements along each axis.");
     c.def_prop_ro("ndim", &Array::ndim, "Number of axes.");
     c.def_prop_ro("size", &Array::GetTotalSize, "Number of elements.");
     c.def_prop_ro("itemsize", &Array::GetItemSize, "Bytes per element.");
@@ -210,8 +228,9 @@ void InitArray(nb::module_& m) {
     c.def_prop_ro("dtype", [](const Array& a) { return DtypeToPy(a.dtype()); }, "The numpy.dtype of the elements.");
     c.def_prop_ro("device", &Array::device, nb::rv_policy::reference, "The chainerx.Device holding the data.");
     c.def_prop_ro("is_contiguous", &Array::IsContiguous, "True if the elements are C-contiguous.");
-    c.def_prop_ro("data_ptr", [](const Array& a) { return reinterpret_cast<uintptr_t>(a.raw_data()); },
-                  "Address of the first element.");
+    c.def_prop_ro(
+            "data_ptr", [](const Array& a) { return reinterpret_cast<uintptr_t>(a.raw_data()); },
+            "Address of the first element.");
     c.def_prop_ro("T", [](const Array& a) { return Transpose(a); }, "The transpose (a view).");
     c.def("__len__", [](const Array& a) {
         if (a.ndim() == 0) throw DimensionError{"len() of unsized object (a 0-dimensional array)"};
@@ -224,113 +243,172 @@ void InitArray(nb::module_& m) {
     c.def("tolist", [](const Array& a) { return ArrayToNumpy(a, false).attr("tolist")(); }, "Nested Python lists.");
     c.def("__repr__", &Repr);
     c.def("__str__", &Repr);  // as v7: the full repr with shape, dtype, device (and graphs)
-    c.def("__getitem__", [](const Array& a, nb::handle key) { return At(a, IndicesArg(key, a.device())); },
-          nb::arg("key").none(), "NumPy indexing: a view for basic indices, a copy with integer or boolean arrays.");
-    c.def("__setitem__", [](Array& a, nb::handle key, nb::handle value) {
-        Array v = IsScalar(value) ? internal::ScalarArray(ScalarArg(value), a.dtype(), a.device()) : ArrayArg(value, &a.device());
-        SetItem(a, IndicesArg(key, a.device()), v);
-    }, nb::arg("key").none(), nb::arg("value"), "NumPy item assignment; refused when the array is in a graph.");
+    c.def(
+            "__getitem__", [](const Array& a, nb::handle key) { return At(a, IndicesArg(key, a.device())); },
+            nb::arg("key").none(), "NumPy indexing: a view for basic indices, a copy with integer or boolean arrays.");
+    c.def(
+            "__setitem__",
+            [](Array& a, nb::handle key, nb::handle value) {
+                Array v = IsScalar(value) ? internal::ScalarArray(ScalarArg(value), a.dtype(), a.device())
+                                          : ArrayArg(value, &a.device());
+                SetItem(a, IndicesArg(key, a.device()), v);
+            },
+            nb::arg("key").none(), nb::arg("value"), "NumPy item assignment; refused when the array is in a graph.");
 
     // Autograd.
-    c.def("require_grad", [](Array& a, nb::handle id) -> Array& { return a.RequireGrad(BackpropIdArg(id)); },
-          nb::arg("backprop_id") = nb::none(), nb::rv_policy::reference,
-          "Marks the array as an input of the graph (default graph unless backprop_id); returns self.");
-    c.def("is_grad_required", [](const Array& a, nb::handle id) { return a.IsGradRequired(BackpropIdArg(id)); },
-          nb::arg("backprop_id") = nb::none(), "Whether the array is in the graph.");
-    c.def("is_backprop_required", [](const Array& a, nb::handle id) {
-        if (nb::isinstance<AnyGraph>(id)) return a.IsBackpropRequired(AnyGraph{});
-        return a.IsBackpropRequired(BackpropIdArg(id));
-    }, nb::arg("backprop_id") = nb::none(),
-          "Whether the array is in the graph (any graph with chainerx.anygraph) and that graph records now.");
-    c.def("get_grad", [](const Array& a, nb::handle id) { return a.GetGrad(BackpropIdArg(id)); },
-          nb::arg("backprop_id") = nb::none(), "The gradient, or None if none was computed.");
-    c.def("set_grad", [](const Array& a, std::optional<Array> grad, nb::handle id) {
-        if (grad.has_value()) {
-            a.SetGrad(*grad, BackpropIdArg(id));
-        } else {
-            a.ClearGrad(BackpropIdArg(id));
-        }
-    }, nb::arg("grad").none(), nb::arg("backprop_id") = nb::none(), "Sets (or with None clears) the gradient.");
-    c.def("cleargrad", [](const Array& a, nb::handle id) { a.ClearGrad(BackpropIdArg(id)); },
-          nb::arg("backprop_id") = nb::none(), "Clears the gradient.");
-    c.def_prop_rw("grad", [](const Array& a) { return a.GetGrad(); },
-                  [](const Array& a, std::optional<Array> grad) {
-                      if (grad.has_value()) {
-                          a.SetGrad(*grad);
-                      } else {
-                          a.ClearGrad();
-                      }
-                  },
-                  nb::arg("grad").none(), "Gradient in the default graph (None until computed).");
-    c.def("backward", [](const Array& a, nb::handle id, bool enable_double_backprop, bool retain_grad) {
-        a.Backward(BackpropIdArg(id), enable_double_backprop ? DoubleBackpropOption::kEnable : DoubleBackpropOption::kDisable,
-                   retain_grad);
-    }, nb::arg("backprop_id") = nb::none(), nb::arg("enable_double_backprop") = false, nb::arg("retain_grad") = false,
-          "Backpropagates from this array (starting from .grad, or ones) into the inputs' .grad.");
-    c.def("as_grad_stopped", [](const Array& a, nb::handle ids, bool copy) {
-        std::vector<BackpropId> backprop_ids;
-        if (!ids.is_none()) {
-            for (nb::handle id : nb::iter(ids)) backprop_ids.push_back(nb::cast<BackpropId>(id));
-        }
-        Array out = a.AsGradStopped(backprop_ids);
-        return copy ? Copy(out) : out;
-    }, nb::arg("backprop_ids") = nb::none(), nb::arg("copy") = false,
-          "A view (or copy) of the same data outside the graph, which may be written in place.");
+    c.def(
+            "require_grad", [](Array& a, nb::handle id) -> Array& { return a.RequireGrad(BackpropIdArg(id)); },
+            nb::arg("backprop_id") = nb::none(), nb::rv_policy::reference,
+            "Marks the array as an input of the graph (default graph unless backprop_id); returns self.");
+    c.def(
+            "is_grad_required", [](const Array& a, nb::handle id) { return a.IsGradRequired(BackpropIdArg(id)); },
+            nb::arg("backprop_id") = nb::none(), "Whether the array is in the graph.");
+    c.def(
+            "is_backprop_required",
+            [](const Array& a, nb::handle id) {
+                if (nb::isinstance<AnyGraph>(id)) return a.IsBackpropRequired(AnyGraph{});
+                return a.IsBackpropRequired(BackpropIdArg(id));
+            },
+            nb::arg("backprop_id") = nb::none(),
+            "Whether the array is in the graph (any graph with chainerx.anygraph) and that graph records now.");
+    c.def(
+            "get_grad", [](const Array& a, nb::handle id) { return a.GetGrad(BackpropIdArg(id)); },
+            nb::arg("backprop_id") = nb::none(), "The gradient, or None if none was computed.");
+    c.def(
+            "set_grad",
+            [](const Array& a, std::optional<Array> grad, nb::handle id) {
+                if (grad.has_value()) {
+                    a.SetGrad(*grad, BackpropIdArg(id));
+                } else {
+                    a.ClearGrad(BackpropIdArg(id));
+                }
+            },
+            nb::arg("grad").none(), nb::arg("backprop_id") = nb::none(), "Sets (or with None clears) the gradient.");
+    c.def(
+            "cleargrad", [](const Array& a, nb::handle id) { a.ClearGrad(BackpropIdArg(id)); },
+            nb::arg("backprop_id") = nb::none(), "Clears the gradient.");
+    c.def_prop_rw(
+            "grad", [](const Array& a) { return a.GetGrad(); },
+            [](const Array& a, std::optional<Array> grad) {
+                if (grad.has_value()) {
+                    a.SetGrad(*grad);
+                } else {
+                    a.ClearGrad();
+                }
+            },
+            nb::arg("grad").none(), "Gradient in the default graph (None until computed).");
+    c.def(
+            "backward",
+            [](const Array& a, nb::handle id, bool enable_double_backprop, bool retain_grad) {
+                a.Backward(BackpropIdArg(id),
+                           enable_double_backprop ? DoubleBackpropOption::kEnable : DoubleBackpropOption::kDisable,
+                           retain_grad);
+            },
+            nb::arg("backprop_id") = nb::none(), nb::arg("enable_double_backprop") = false,
+            nb::arg("retain_grad") = false,
+            "Backpropagates from this array (starting from .grad, or ones) into the inputs' .grad.");
+    c.def(
+            "as_grad_stopped",
+            [](const Array& a, nb::handle ids, bool copy) {
+                std::vector<BackpropId> backprop_ids;
+                if (!ids.is_none()) {
+                    for (nb::handle id : nb::iter(ids)) backprop_ids.push_back(nb::cast<BackpropId>(id));
+                }
+                Array out = a.AsGradStopped(backprop_ids);
+                return copy ? Copy(out) : out;
+            },
+            nb::arg("backprop_ids") = nb::none(), nb::arg("copy") = false,
+            "A view (or copy) of the same data outside the graph, which may be written in place.");
 
     // Conversion and views.
-    c.def("to_device", [](const Array& a, nb::handle device, std::optional<int> index) {
-        if (index.has_value()) {
-            return a.ToDevice(GetDefaultContext().GetDevice(nb::cast<std::string>(device), *index));
-        }
-        return a.ToDevice(DeviceArg(device));
-    }, nb::arg("device"), nb::arg("index") = nb::none(), "A copy on another device (self if already there).");
+    c.def(
+            "to_device",
+            [](const Array& a, nb::handle device, std::optional<int> index) {
+                if (index.has_value()) {
+                    return a.ToDevice(GetDefaultContext().GetDevice(nb::cast<std::string>(device), *index));
+                }
+                return a.ToDevice(DeviceArg(device));
+            },
+            nb::arg("device"), nb::arg("index") = nb::none(), "A copy on another device (self if already there).");
     c.def("copy", [](const Array& a) { return Copy(a); }, "A C-contiguous copy (differentiable).");
-    c.def("astype", [](nb::pointer_and_handle<Array> self, nb::handle dtype, bool copy) -> nb::typed<nb::object, Array> {
-        Dtype target = DtypeArg(dtype);
-        // As NumPy: without copy, an array that already has the dtype is returned itself.
-        if (!copy && self.p->dtype() == target) return nb::typed<nb::object, Array>{nb::borrow(self.h)};
-        return nb::typed<nb::object, Array>{nb::cast(AsType(*self.p, target, copy))};
-    }, nb::arg("dtype"), nb::arg("copy") = true, "Converted to dtype (the array itself if it has it and copy is False).");
+    c.def(
+            "astype",
+            [](nb::pointer_and_handle<Array> self, nb::handle dtype, bool copy) -> nb::typed<nb::object, Array> {
+                Dtype target = DtypeArg(dtype);
+                // As NumPy: without copy, an array that already has the dtype is returned itself.
+                if (!copy && self.p->dtype() == target) return nb::typed<nb::object, Array>{nb::borrow(self.h)};
+                return nb::typed<nb::object, Array>{nb::cast(AsType(*self.p, target, copy))};
+            },
+            nb::arg("dtype"), nb::arg("copy") = true,
+            "Converted to dtype (the array itself if it has it and copy is False).");
     c.def("view", [](const Array& a) { return a.MakeView(); }, "A new array object sharing the data.");
-    c.def("reshape", [](const Array& a, const nb::args& args) { return Reshape(a, ShapeFromArgs(args)); },
-          "``reshape(*shape)``: a view when possible.");
-    c.def("transpose", [](const Array& a, const nb::args& args) {
-        if (args.size() == 0 || (args.size() == 1 && args[0].is_none())) return Transpose(a);
-        return Transpose(a, AxesArg(args.size() == 1 && !PyLong_Check(args[0].ptr()) ? nb::handle(args[0]) : nb::handle(args)));
-    }, "``transpose(*axes)``: permuted axes (reversed when none are given).");
-    c.def("squeeze", [](const Array& a, nb::handle axis) { return Squeeze(a, AxesArg(axis)); }, nb::arg("axis") = nb::none());
+    c.def(
+            "reshape", [](const Array& a, const nb::args& args) { return Reshape(a, ShapeFromArgs(args)); },
+            "``reshape(*shape)``: a view when possible.");
+    c.def(
+            "transpose",
+            [](const Array& a, const nb::args& args) {
+                if (args.size() == 0 || (args.size() == 1 && args[0].is_none())) return Transpose(a);
+                return Transpose(a, AxesArg(args.size() == 1 && !PyLong_Check(args[0].ptr()) ? nb::handle(args[0])
+                                                                                             : nb::handle(args)));
+            },
+            "``transpose(*axes)``: permuted axes (reversed when none are given).");
+    c.def(
+            "squeeze", [](const Array& a, nb::handle axis) { return Squeeze(a, AxesArg(axis)); },
+            nb::arg("axis") = nb::none());
     c.def("swapaxes", [](const Array& a, int64_t a1, int64_t a2) { return Swapaxes(a, a1, a2); });
     c.def("ravel", [](const Array& a) { return Ravel(a); });
     c.def("flatten", [](const Array& a) { return Copy(Ravel(a)); }, "A flattened copy.");
-    c.def("fill", [](Array& a, nb::handle value) {
-        internal::CheckNoGraphForInplace(a, "fill");
-        a.device().backend().CallKernel<FillKernel>(a, ScalarArg(value));
-    }, nb::arg("value"), "Sets every element to value.");
-    c.def("take", [](const Array& a, nb::handle indices, nb::handle axis, const std::string& mode) {
-        return Take(a, ArrayArg(indices, &a.device()), AxisArg(axis), IndexBoundsModeArg(mode));
-    }, nb::arg("indices"), nb::arg("axis") = nb::none(), nb::arg("mode") = "raise");
-    c.def("repeat", &RepeatFromArgs, nb::arg("repeats"), nb::arg("axis") = nb::none(), "Repeats elements (chainerx.repeat).");
+    c.def(
+            "fill",
+            [](Array& a, nb::handle value) {
+                internal::CheckNoGraphForInplace(a, "fill");
+                a.device().backend().CallKernel<FillKernel>(a, ScalarArg(value));
+            },
+            nb::arg("value"), "Sets every element to value.");
+    c.def(
+            "take",
+            [](const Array& a, nb::handle indices, nb::handle axis, const std::string& mode) {
+                return Take(a, ArrayArg(indices, &a.device()), AxisArg(axis), IndexBoundsModeArg(mode));
+            },
+            nb::arg("indices"), nb::arg("axis") = nb::none(), nb::arg("mode") = "raise");
+    c.def("repeat", &RepeatFromArgs, nb::arg("repeats"), nb::arg("axis") = nb::none(),
+          "Repeats elements (chainerx.repeat).");
     c.def("dot", [](const Array& a, const Array& b) { return Dot(a, b); });
-    c.def("clip", [](const Array& a, nb::handle lo, nb::handle hi) {
-        return Clip(a, lo.is_none() ? std::nullopt : std::optional<Scalar>{ScalarArg(lo)},
-                    hi.is_none() ? std::nullopt : std::optional<Scalar>{ScalarArg(hi)});
-    }, nb::arg("a_min").none(), nb::arg("a_max").none());
-    c.def("sum", [](const Array& a, nb::handle axis, bool keepdims) { return Sum(a, AxesArg(axis), keepdims); },
-          nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
-    c.def("mean", [](const Array& a, nb::handle axis, bool keepdims) { return Mean(a, AxesArg(axis), keepdims); },
-          nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
-    c.def("var", [](const Array& a, nb::handle axis, bool keepdims) { return Var(a, AxesArg(axis), keepdims); },
-          nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
-    c.def("max", [](const Array& a, nb::handle axis, bool keepdims) { return AMax(a, AxesArg(axis), keepdims); },
-          nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
-    c.def("min", [](const Array& a, nb::handle axis, bool keepdims) { return AMin(a, AxesArg(axis), keepdims); },
-          nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
-    c.def("argmax", [](const Array& a, nb::handle axis) { return ArgMax(a, AxisArg(axis)); }, nb::arg("axis") = nb::none());
-    c.def("argmin", [](const Array& a, nb::handle axis) { return ArgMin(a, AxisArg(axis)); }, nb::arg("axis") = nb::none());
-    c.def("all", [](const Array& a, nb::handle axis, bool keepdims) { return All(a, AxesArg(axis), keepdims); },
-          nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
-    c.def("any", [](const Array& a, nb::handle axis, bool keepdims) { return Any(a, AxesArg(axis), keepdims); },
-          nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
+    c.def(
+            "clip",
+            [](const Array& a, nb::handle lo, nb::handle hi) {
+                return Clip(a, lo.is_none() ? std::nullopt : std::optional<Scalar>{ScalarArg(lo)},
+                            hi.is_none() ? std::nullopt : std::optional<Scalar>{ScalarArg(hi)});
+            },
+            nb::arg("a_min").none(), nb::arg("a_max").none());
+    c.def(
+            "sum", [](const Array& a, nb::handle axis, bool keepdims) { return Sum(a, AxesArg(axis), keepdims); },
+            nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
+    c.def(
+            "mean", [](const Array& a, nb::handle axis, bool keepdims) { return Mean(a, AxesArg(axis), keepdims); },
+            nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
+    c.def(
+            "var", [](const Array& a, nb::handle axis, bool keepdims) { return Var(a, AxesArg(axis), keepdims); },
+            nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
+    c.def(
+            "max", [](const Array& a, nb::handle axis, bool keepdims) { return AMax(a, AxesArg(axis), keepdims); },
+            nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
+    c.def(
+            "min", [](const Array& a, nb::handle axis, bool keepdims) { return AMin(a, AxesArg(axis), keepdims); },
+            nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
+    c.def(
+            "argmax", [](const Array& a, nb::handle axis) { return ArgMax(a, AxisArg(axis)); },
+            nb::arg("axis") = nb::none());
+    c.def(
+            "argmin", [](const Array& a, nb::handle axis) { return ArgMin(a, AxisArg(axis)); },
+            nb::arg("axis") = nb::none());
+    c.def(
+            "all", [](const Array& a, nb::handle axis, bool keepdims) { return All(a, AxesArg(axis), keepdims); },
+            nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
+    c.def(
+            "any", [](const Array& a, nb::handle axis, bool keepdims) { return Any(a, AxesArg(axis), keepdims); },
+            nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
 
     // Arithmetic. __array_ufunc__ = None makes NumPy defer to the reflected operators below.
     c.attr("__array_ufunc__") = nb::none();

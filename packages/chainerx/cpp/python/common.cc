@@ -82,7 +82,8 @@ Device& DeviceArg(nb::handle device) {
 Shape ShapeArg(nb::handle shape) {
     if (PyLong_Check(shape.ptr())) return Shape{nb::cast<int64_t>(shape)};
     if (!PySequence_Check(shape.ptr())) {
-        throw DimensionError{"invalid shape ", nb::cast<std::string>(nb::repr(shape)), ": expected an int or a tuple of ints"};
+        throw DimensionError{"invalid shape ", nb::cast<std::string>(nb::repr(shape)),
+                             ": expected an int or a tuple of ints"};
     }
     Shape result;
     for (nb::handle item : nb::iter(shape)) {
@@ -168,9 +169,12 @@ Scalar ScalarArg(nb::handle obj) {
 
 nb::object ScalarToPy(const Scalar& s) {
     switch (s.kind()) {
-        case Scalar::Kind::kBool: return nb::bool_(s.As<bool>());
-        case Scalar::Kind::kInt: return nb::int_(s.As<int64_t>());
-        case Scalar::Kind::kFloat: return nb::float_(s.As<double>());
+        case Scalar::Kind::kBool:
+            return nb::bool_(s.As<bool>());
+        case Scalar::Kind::kInt:
+            return nb::int_(s.As<int64_t>());
+        case Scalar::Kind::kFloat:
+            return nb::float_(s.As<double>());
     }
     return nb::none();
 }
@@ -183,20 +187,28 @@ Dtype DtypeFromBufferFormat(const char* format, Py_ssize_t itemsize) {
     if (!f.empty() && (f[0] == '<' || f[0] == '=' || f[0] == '@')) f = f.substr(1);
     if (f.size() == 1) {
         switch (f[0]) {
-            case '?': return Dtype::kBool;
-            case 'b': return Dtype::kInt8;
-            case 'B': return Dtype::kUInt8;
-            case 'h': return Dtype::kInt16;
-            case 'e': return Dtype::kFloat16;
-            case 'f': return Dtype::kFloat32;
-            case 'd': return Dtype::kFloat64;
+            case '?':
+                return Dtype::kBool;
+            case 'b':
+                return Dtype::kInt8;
+            case 'B':
+                return Dtype::kUInt8;
+            case 'h':
+                return Dtype::kInt16;
+            case 'e':
+                return Dtype::kFloat16;
+            case 'f':
+                return Dtype::kFloat32;
+            case 'd':
+                return Dtype::kFloat64;
             case 'i':
             case 'l':
             case 'q':
                 if (itemsize == 4) return Dtype::kInt32;
                 if (itemsize == 8) return Dtype::kInt64;
                 break;
-            default: break;
+            default:
+                break;
         }
     }
     throw DtypeError{"unsupported buffer format '", f,
@@ -246,7 +258,8 @@ Array ArrayFromBuffer(nb::handle obj, Device& device) {
 Array ArrayArg(nb::handle obj, Device* device) {
     Array* a = nullptr;
     if (nb::try_cast<Array*>(obj, a) && a != nullptr) return *a;
-    return MakeArray(obj, nb::none(), true, device == nullptr ? nb::none() : nb::cast(device, nb::rv_policy::reference));
+    return MakeArray(obj, nb::none(), true,
+                     device == nullptr ? nb::none() : nb::cast(device, nb::rv_policy::reference));
 }
 
 std::vector<Array> ArrayListArg(nb::handle sequence) {

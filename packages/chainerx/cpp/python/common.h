@@ -1,11 +1,11 @@
 #pragma once
 
 // Conversions between Python objects and ChainerX values, shared by the binding files.
+#include <nanobind/nanobind.h>
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nanobind/nanobind.h>
 
 #include "chainerx/array.h"
 #include "chainerx/array_index.h"

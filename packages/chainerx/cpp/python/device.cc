@@ -14,9 +14,12 @@ void InitDevices(nb::module_& m) {
             .def(nb::init<>())
             .def("get_backend", &Context::GetBackend, nb::arg("backend_name"), nb::rv_policy::reference,
                  "The backend of that name, loading a plugin library on first use.")
-            .def("get_device", [](Context& c, const std::string& name, std::optional<int> index) -> Device& {
-                return index.has_value() ? c.GetDevice(name, *index) : c.GetDevice(name);
-            }, nb::arg("device_name"), nb::arg("index") = nb::none(), nb::rv_policy::reference)
+            .def(
+                    "get_device",
+                    [](Context& c, const std::string& name, std::optional<int> index) -> Device& {
+                        return index.has_value() ? c.GetDevice(name, *index) : c.GetDevice(name);
+                    },
+                    nb::arg("device_name"), nb::arg("index") = nb::none(), nb::rv_policy::reference)
             .def("add_backend_search_path", &Context::AddBackendSearchPath, nb::arg("directory"),
                  "Adds a directory searched for '<name>.so' backend plugins.")
             .def("make_backprop_id", &Context::MakeBackpropId, nb::arg("backprop_name"))
@@ -46,16 +49,22 @@ void InitDevices(nb::module_& m) {
           "The process-wide default context.");
     m.def("set_global_default_context", &SetGlobalDefaultContext, nb::arg("context").none(),
           "Sets the process-wide default context (None: no default).");
-    m.def("get_backend", [](const std::string& name) -> Backend& { return GetDefaultContext().GetBackend(name); },
-          nb::arg("backend_name"), nb::rv_policy::reference, "The backend of that name in the default context.");
-    m.def("get_device", [](nb::handle device, std::optional<int> index) -> Device& {
-        if (index.has_value()) return GetDefaultContext().GetDevice(nb::cast<std::string>(device), *index);
-        return DeviceArg(device);
-    }, nb::arg("device").none() = nb::none(), nb::arg("index") = nb::none(), nb::rv_policy::reference,
-          "get_device('native:0'), get_device('native', 0), get_device(device), or get_device(None) for the default.");
+    m.def(
+            "get_backend", [](const std::string& name) -> Backend& { return GetDefaultContext().GetBackend(name); },
+            nb::arg("backend_name"), nb::rv_policy::reference, "The backend of that name in the default context.");
+    m.def(
+            "get_device",
+            [](nb::handle device, std::optional<int> index) -> Device& {
+                if (index.has_value()) return GetDefaultContext().GetDevice(nb::cast<std::string>(device), *index);
+                return DeviceArg(device);
+            },
+            nb::arg("device").none() = nb::none(), nb::arg("index") = nb::none(), nb::rv_policy::reference,
+            "get_device('native:0'), get_device('native', 0), get_device(device), or get_device(None) for the "
+            "default.");
     m.def("get_default_device", &GetDefaultDevice, nb::rv_policy::reference, "This thread's default device.");
-    m.def("set_default_device", [](nb::handle device) { SetDefaultDevice(&DeviceArg(device)); }, nb::arg("device"),
-          "Sets this thread's default device (a Device or a specifier such as 'native:1').");
+    m.def(
+            "set_default_device", [](nb::handle device) { SetDefaultDevice(&DeviceArg(device)); }, nb::arg("device"),
+            "Sets this thread's default device (a Device or a specifier such as 'native:1').");
 }
 
 }  // namespace python

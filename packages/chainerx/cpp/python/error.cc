@@ -1,7 +1,8 @@
 // The one place where C++ errors become Python exceptions.
+#include "chainerx/error.h"
+
 #include <Python.h>
 
-#include "chainerx/error.h"
 #include "common.h"
 
 namespace chainerx {
@@ -39,15 +40,17 @@ void InitErrors(nb::module_& m) {
     g_chainerx_error = NewError(m, "ChainerxError", PyExc_Exception, "Base class of every ChainerX error.");
     g_context_error = NewError(m, "ContextError", g_chainerx_error, "A context or backprop id was used wrongly.");
     g_backend_error = NewError(m, "BackendError", g_chainerx_error, "A backend could not be found or loaded.");
-    g_device_error = NewError(m, "DeviceError", g_chainerx_error, "A device is invalid, or arrays are on different devices.");
+    g_device_error =
+            NewError(m, "DeviceError", g_chainerx_error, "A device is invalid, or arrays are on different devices.");
     // Also ValueError/TypeError/NotImplementedError/IndexError, so code written for NumPy (and
     // v7's `except IndexError` around indexing) catches them too.
     g_dimension_error = NewError(m, "DimensionError", Bases(g_chainerx_error, PyExc_ValueError).ptr(),
                                  "Shapes, axes or numbers of dimensions do not fit.");
     g_dtype_error = NewError(m, "DtypeError", Bases(g_chainerx_error, PyExc_TypeError).ptr(),
                              "A dtype is unknown or not supported by the operation.");
-    g_not_implemented_error = NewError(m, "NotImplementedError", Bases(g_chainerx_error, PyExc_NotImplementedError).ptr(),
-                                       "The operation is not implemented for these arguments or this backend.");
+    g_not_implemented_error =
+            NewError(m, "NotImplementedError", Bases(g_chainerx_error, PyExc_NotImplementedError).ptr(),
+                     "The operation is not implemented for these arguments or this backend.");
     g_gradient_error = NewError(m, "GradientError", g_chainerx_error, "Gradient setting or backpropagation failed.");
     g_index_error = NewError(m, "IndexError", Bases(g_chainerx_error, PyExc_IndexError).ptr(),
                              "An index is out of bounds or of the wrong type.");

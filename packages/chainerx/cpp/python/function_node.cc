@@ -1,5 +1,8 @@
 // _function_node_forward: records an op computed outside ChainerX (e.g. Chainer's NumPy fallback)
 // in ChainerX's graph, with a Python callable as its backward.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
 #include <algorithm>
 #include <memory>
 #include <mutex>
@@ -7,9 +10,6 @@
 #include <string>
 #include <unordered_set>
 #include <vector>
-
-#include <nanobind/stl/string.h>
-#include <nanobind/stl/vector.h>
 
 #include "chainerx/backward_builder.h"
 #include "common.h"
@@ -78,7 +78,8 @@ nb::list FunctionNodeForward(nb::handle inputs_obj, const std::vector<Array>& ou
     std::vector<std::optional<Array>> kept_inputs;
     for (size_t i : IndexesArg(retain_inputs, n_inputs, "retained input")) {
         auto it = std::find(positions.begin(), positions.end(), i);
-        kept_inputs.push_back(it == positions.end() ? std::nullopt : std::optional<Array>{inputs[it - positions.begin()]});
+        kept_inputs.push_back(it == positions.end() ? std::nullopt
+                                                    : std::optional<Array>{inputs[it - positions.begin()]});
     }
     bb.Define([callback = OwnPython(backward), positions = std::move(positions), kept_inputs = std::move(kept_inputs),
                kept_outputs = std::move(kept_outputs), n_outputs = outputs.size()](BackwardContext& ctx) {

@@ -1,12 +1,13 @@
 // chainerx.linalg (the submodule _core.linalg): numpy.linalg's decompositions and solvers.
-#include <cctype>
-#include <string>
-#include <vector>
+#include "chainerx/routines/linalg.h"
 
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include "chainerx/routines/linalg.h"
+#include <cctype>
+#include <string>
+#include <vector>
+
 #include "common.h"
 
 namespace chainerx {
@@ -36,27 +37,42 @@ char UploArg(const std::string& uplo) {
 
 void InitLinalg(nb::module_& m) {
     nb::module_ linalg = m.def_submodule("linalg", "Linear algebra (numpy.linalg) for 2-D float32/float64 matrices.");
-    linalg.def("cholesky", [](nb::handle a) { return Cholesky(ArrayArg(a)); }, nb::arg("a"),
-               "Cholesky decomposition: the lower-triangular L with a = L L^T.");
-    linalg.def("qr", [](nb::handle a, const std::string& mode) { return ArraysToPy(Qr(ArrayArg(a), QrModeArg(mode))); },
-               nb::arg("a"), nb::arg("mode") = "reduced", "Compute the qr factorization of a matrix.");
-    linalg.def("svd", [](nb::handle a, bool full_matrices, bool compute_uv) {
-        return ArraysToPy(Svd(ArrayArg(a), full_matrices, compute_uv));
-    }, nb::arg("a"), nb::arg("full_matrices") = true, nb::arg("compute_uv") = true, "Singular Value Decomposition.");
-    linalg.def("eigh", [](nb::handle a, const std::string& uplo) {
-        auto [w, v] = Eigh(ArrayArg(a), UploArg(uplo));
-        return nb::make_tuple(w, v);
-    }, nb::arg("a"), nb::arg("UPLO") = "L", "Eigenvalues and eigenvectors of a real symmetric matrix.");
-    linalg.def("eigvalsh", [](nb::handle a, const std::string& uplo) { return Eigvalsh(ArrayArg(a), UploArg(uplo)); },
-               nb::arg("a"), nb::arg("UPLO") = "L", "Eigenvalues of a real symmetric matrix.");
-    linalg.def("solve", [](nb::handle a, nb::handle b) {
-        Array a_array = ArrayArg(a);
-        return Solve(a_array, ArrayArg(b, &a_array.device()));
-    }, nb::arg("a"), nb::arg("b"), "Solve a linear matrix equation, or system of linear scalar equations.");
-    linalg.def("inv", [](nb::handle a) { return Inv(ArrayArg(a)); }, nb::arg("a"),
-               "Compute the (multiplicative) inverse of a matrix.");
-    linalg.def("pinv", [](nb::handle a, double rcond) { return Pinv(ArrayArg(a), rcond); }, nb::arg("a"),
-               nb::arg("rcond") = 1e-15, "Compute the (Moore-Penrose) pseudo-inverse of a matrix.");
+    linalg.def(
+            "cholesky", [](nb::handle a) { return Cholesky(ArrayArg(a)); }, nb::arg("a"),
+            "Cholesky decomposition: the lower-triangular L with a = L L^T.");
+    linalg.def(
+            "qr", [](nb::handle a, const std::string& mode) { return ArraysToPy(Qr(ArrayArg(a), QrModeArg(mode))); },
+            nb::arg("a"), nb::arg("mode") = "reduced", "Compute the qr factorization of a matrix.");
+    linalg.def(
+            "svd",
+            [](nb::handle a, bool full_matrices, bool compute_uv) {
+                return ArraysToPy(Svd(ArrayArg(a), full_matrices, compute_uv));
+            },
+            nb::arg("a"), nb::arg("full_matrices") = true, nb::arg("compute_uv") = true,
+            "Singular Value Decomposition.");
+    linalg.def(
+            "eigh",
+            [](nb::handle a, const std::string& uplo) {
+                auto [w, v] = Eigh(ArrayArg(a), UploArg(uplo));
+                return nb::make_tuple(w, v);
+            },
+            nb::arg("a"), nb::arg("UPLO") = "L", "Eigenvalues and eigenvectors of a real symmetric matrix.");
+    linalg.def(
+            "eigvalsh", [](nb::handle a, const std::string& uplo) { return Eigvalsh(ArrayArg(a), UploArg(uplo)); },
+            nb::arg("a"), nb::arg("UPLO") = "L", "Eigenvalues of a real symmetric matrix.");
+    linalg.def(
+            "solve",
+            [](nb::handle a, nb::handle b) {
+                Array a_array = ArrayArg(a);
+                return Solve(a_array, ArrayArg(b, &a_array.device()));
+            },
+            nb::arg("a"), nb::arg("b"), "Solve a linear matrix equation, or system of linear scalar equations.");
+    linalg.def(
+            "inv", [](nb::handle a) { return Inv(ArrayArg(a)); }, nb::arg("a"),
+            "Compute the (multiplicative) inverse of a matrix.");
+    linalg.def(
+            "pinv", [](nb::handle a, double rcond) { return Pinv(ArrayArg(a), rcond); }, nb::arg("a"),
+            nb::arg("rcond") = 1e-15, "Compute the (Moore-Penrose) pseudo-inverse of a matrix.");
 }
 
 }  // namespace python

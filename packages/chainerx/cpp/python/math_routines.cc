@@ -29,8 +29,9 @@ Array CallBinary(ArrayArrayFn aa, ArrayScalarFn as, ScalarArrayFn sa, nb::handle
 
 template <ArrayArrayFn AA, ArrayScalarFn AS, ScalarArrayFn SA>
 void DefBinary(nb::module_& m, const char* name, const char* doc) {
-    m.def(name, [](nb::handle x1, nb::handle x2) { return CallBinary(AA, AS, SA, x1, x2); }, nb::arg("x1"), nb::arg("x2"),
-          doc);
+    m.def(
+            name, [](nb::handle x1, nb::handle x2) { return CallBinary(AA, AS, SA, x1, x2); }, nb::arg("x1"),
+            nb::arg("x2"), doc);
 }
 
 template <UnaryFn F>
@@ -38,8 +39,7 @@ void DefUnary(nb::module_& m, const char* name, const char* doc) {
     m.def(name, [](nb::handle x) { return F(ArrayArg(x)); }, nb::arg("x"), doc);
 }
 
-#define CX_BINARY(fn)                                                           \
-    static_cast<ArrayArrayFn>(fn), static_cast<ArrayScalarFn>(fn), static_cast<ScalarArrayFn>(fn)
+#define CX_BINARY(fn) static_cast<ArrayArrayFn>(fn), static_cast<ArrayScalarFn>(fn), static_cast<ScalarArrayFn>(fn)
 #define CX_COMPARE(fn) static_cast<ArrayArrayFn>(fn), static_cast<ArrayScalarFn>(fn), nullptr
 
 }  // namespace
@@ -110,10 +110,14 @@ void InitMathRoutines(nb::module_& m) {
     DefUnary<Floor>(m, "floor", "Return the floor of the input, element-wise.");
     DefUnary<Sigmoid>(m, "sigmoid", "Element-wise sigmoid logistic function.");
     DefUnary<Relu>(m, "relu", "Rectified Linear Unit function.");
-    m.def("clip", [](nb::handle a, nb::handle a_min, nb::handle a_max) {
-        return Clip(ArrayArg(a), a_min.is_none() ? std::nullopt : std::optional<Scalar>{ScalarArg(a_min)},
-                    a_max.is_none() ? std::nullopt : std::optional<Scalar>{ScalarArg(a_max)});
-    }, nb::arg("a"), nb::arg("a_min").none(), nb::arg("a_max").none(), "Clips the values of an array to a given interval.");
+    m.def(
+            "clip",
+            [](nb::handle a, nb::handle a_min, nb::handle a_max) {
+                return Clip(ArrayArg(a), a_min.is_none() ? std::nullopt : std::optional<Scalar>{ScalarArg(a_min)},
+                            a_max.is_none() ? std::nullopt : std::optional<Scalar>{ScalarArg(a_max)});
+            },
+            nb::arg("a"), nb::arg("a_min").none(), nb::arg("a_max").none(),
+            "Clips the values of an array to a given interval.");
 }
 
 }  // namespace python

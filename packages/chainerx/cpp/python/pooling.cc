@@ -1,9 +1,10 @@
 // Module-level pooling routines.
-#include <string>
+#include "chainerx/routines/pooling.h"
 
 #include <nanobind/stl/string.h>
 
-#include "chainerx/routines/pooling.h"
+#include <string>
+
 #include "common.h"
 
 namespace chainerx {
@@ -27,24 +28,26 @@ AveragePoolPadMode PadModeArg(const std::string& pad_mode) {
 }  // namespace
 
 void InitPooling(nb::module_& m) {
-    m.def("max_pool",
-          [](const Array& x, nb::handle ksize, nb::handle stride, nb::handle pad, bool cover_all) {
-              Dims k = DimsArg(ksize, x);
-              Dims s = stride.is_none() ? k : DimsArg(stride, x);
-              return MaxPool(x, k, s, DimsArg(pad, x), cover_all);
-          },
-          nb::arg("x"), nb::arg("ksize"), nb::arg("stride") = nb::none(), nb::arg("pad") = 0,
-          nb::arg("cover_all") = false,
-          "Spatial max pooling over the axes after (batch, channel); stride defaults to ksize.");
-    m.def("average_pool",
-          [](const Array& x, nb::handle ksize, nb::handle stride, nb::handle pad, const std::string& pad_mode) {
-              Dims k = DimsArg(ksize, x);
-              Dims s = stride.is_none() ? k : DimsArg(stride, x);
-              return AveragePool(x, k, s, DimsArg(pad, x), PadModeArg(pad_mode));
-          },
-          nb::arg("x"), nb::arg("ksize"), nb::arg("stride") = nb::none(), nb::arg("pad") = 0,
-          nb::arg("pad_mode") = "ignore",
-          "Spatial average pooling; pad_mode 'zero' counts padding in the divisor, 'ignore' does not.");
+    m.def(
+            "max_pool",
+            [](const Array& x, nb::handle ksize, nb::handle stride, nb::handle pad, bool cover_all) {
+                Dims k = DimsArg(ksize, x);
+                Dims s = stride.is_none() ? k : DimsArg(stride, x);
+                return MaxPool(x, k, s, DimsArg(pad, x), cover_all);
+            },
+            nb::arg("x"), nb::arg("ksize"), nb::arg("stride") = nb::none(), nb::arg("pad") = 0,
+            nb::arg("cover_all") = false,
+            "Spatial max pooling over the axes after (batch, channel); stride defaults to ksize.");
+    m.def(
+            "average_pool",
+            [](const Array& x, nb::handle ksize, nb::handle stride, nb::handle pad, const std::string& pad_mode) {
+                Dims k = DimsArg(ksize, x);
+                Dims s = stride.is_none() ? k : DimsArg(stride, x);
+                return AveragePool(x, k, s, DimsArg(pad, x), PadModeArg(pad_mode));
+            },
+            nb::arg("x"), nb::arg("ksize"), nb::arg("stride") = nb::none(), nb::arg("pad") = 0,
+            nb::arg("pad_mode") = "ignore",
+            "Spatial average pooling; pad_mode 'zero' counts padding in the divisor, 'ignore' does not.");
 }
 
 }  // namespace python

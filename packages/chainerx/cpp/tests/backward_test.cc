@@ -77,8 +77,8 @@ TEST(BackwardTest, DoubleBackprop) {
 
 TEST(BackwardTest, DoubleBackpropThroughRetainedOutput) {
     Array x = MakeArray<double>(Shape{1}, {0.5}).RequireGrad();
-    std::vector<std::optional<Array>> g = Grad({Exp(Multiply(x, Scalar{2.0}))}, {x}, std::nullopt,
-                                               DoubleBackpropOption::kEnable);
+    std::vector<std::optional<Array>> g =
+            Grad({Exp(Multiply(x, Scalar{2.0}))}, {x}, std::nullopt, DoubleBackpropOption::kEnable);
     ExpectAllClose(*g[0], {2 * std::exp(1.0)});
     std::vector<std::optional<Array>> gg = Grad({*g[0]}, {x});
     ExpectAllClose(*gg[0], {4 * std::exp(1.0)});
@@ -130,7 +130,8 @@ TEST(BackwardTest, GradCanSetInputGradsAndRetainIntermediateGrads) {
     Array a = Multiply(x, Scalar{2.0});
     Array b = Add(a, w);
     Array c = Add(a, b);  // c = 4x + w
-    std::vector<std::optional<Array>> g = Grad({c}, {x, w}, std::nullopt, DoubleBackpropOption::kDisable, {}, true, true);
+    std::vector<std::optional<Array>> g =
+            Grad({c}, {x, w}, std::nullopt, DoubleBackpropOption::kDisable, {}, true, true);
     ExpectAllClose(*g[0], {4});
     ExpectAllClose(*g[1], {1});
     ExpectAllClose(*x.GetGrad(), {4});
@@ -266,7 +267,8 @@ TEST(BackwardTest, WrongGradientShapeFromBackwardIsAGradientError) {
         y.Backward();
         FAIL() << "expected GradientError";
     } catch (const GradientError& e) {
-        EXPECT_NE(std::string{e.what()}.find("backward of broken gave input 0 a gradient of shape ()"), std::string::npos);
+        EXPECT_NE(std::string{e.what()}.find("backward of broken gave input 0 a gradient of shape ()"),
+                  std::string::npos);
     }
 }
 

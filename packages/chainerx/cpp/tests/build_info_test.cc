@@ -1,8 +1,8 @@
 #include "chainerx/build_info.h"
 
-#include <algorithm>
-
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 namespace chainerx {
 namespace {

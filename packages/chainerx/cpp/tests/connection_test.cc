@@ -1,11 +1,11 @@
 #include "chainerx/routines/connection.h"
 
+#include <gtest/gtest.h>
+
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "testing.h"
 
@@ -288,8 +288,8 @@ TEST(ConnectionTest, IntegerAndBoolInputsComputeExactlyAndWrapLikeIntegers) {
     EXPECT_EQ(y8.dtype(), Dtype::kInt8);
     EXPECT_EQ(ToVector<int32_t>(y8), (std::vector<int32_t>{-56, 100}));
     // bool: true where any product is true.
-    Array yb = ConvTranspose(MakeArray<bool>(Shape{1, 1, 2}, {true, false}), MakeArray<bool>(Shape{1, 1, 2}, {false, true}),
-                             std::nullopt, {1}, {0}, std::nullopt);
+    Array yb = ConvTranspose(MakeArray<bool>(Shape{1, 1, 2}, {true, false}),
+                             MakeArray<bool>(Shape{1, 1, 2}, {false, true}), std::nullopt, {1}, {0}, std::nullopt);
     EXPECT_EQ(yb.dtype(), Dtype::kBool);
     EXPECT_EQ(ToVector<int32_t>(yb), (std::vector<int32_t>{0, 1, 0}));
 }
@@ -299,11 +299,12 @@ TEST(ConnectionTest, MixedDtypesComputeInTheCommonDtype) {
     Array w = Uniform(Shape{4, 3, 2});
     Array y = Conv(AsType(x, Dtype::kFloat16), w, std::nullopt, {1}, {0});
     EXPECT_EQ(y.dtype(), Dtype::kFloat64);
-    ExpectAllClose(y, ToVector<double>(Conv(AsType(AsType(x, Dtype::kFloat16), Dtype::kFloat64), w, std::nullopt, {1},
-                                            {0})));
+    ExpectAllClose(
+            y, ToVector<double>(Conv(AsType(AsType(x, Dtype::kFloat16), Dtype::kFloat64), w, std::nullopt, {1}, {0})));
     Array yi = Conv(AsType(x, Dtype::kInt8), w, std::nullopt, {1}, {0});
     EXPECT_EQ(yi.dtype(), Dtype::kFloat64);
-    ExpectAllClose(yi, ToVector<double>(Conv(AsType(AsType(x, Dtype::kInt8), Dtype::kFloat64), w, std::nullopt, {1}, {0})));
+    ExpectAllClose(yi,
+                   ToVector<double>(Conv(AsType(AsType(x, Dtype::kInt8), Dtype::kFloat64), w, std::nullopt, {1}, {0})));
 }
 
 TEST(ConnectionTest, WithoutSpatialAxesIsAProductOverChannels) {

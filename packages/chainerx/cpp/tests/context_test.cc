@@ -1,8 +1,8 @@
 #include "chainerx/context.h"
 
-#include <thread>
-
 #include <gtest/gtest.h>
+
+#include <thread>
 
 #include "chainerx/routines/creation.h"
 #include "chainerx/routines/math.h"
@@ -32,7 +32,8 @@ TEST(ContextTest, BadSpecifiersAndIndices) {
         context.GetDevice("native:99");
         FAIL() << "expected DeviceError";
     } catch (const DeviceError& e) {
-        EXPECT_NE(std::string{e.what()}.find("device index 99 is out of range for backend 'native'"), std::string::npos);
+        EXPECT_NE(std::string{e.what()}.find("device index 99 is out of range for backend 'native'"),
+                  std::string::npos);
     }
     try {
         context.GetBackend("nonexistent");

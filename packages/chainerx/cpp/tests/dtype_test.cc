@@ -1,9 +1,9 @@
 #include "chainerx/dtype.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 #include "chainerx/float16.h"
 #include "chainerx/scalar.h"
@@ -49,24 +49,23 @@ TEST_P(PromotionTest, FollowsNumPy) {
 }
 
 // Expected values are NumPy's np.promote_types results.
-INSTANTIATE_TEST_SUITE_P(
-        NumPyTable, PromotionTest,
-        ::testing::Values(PromotionCase{Dtype::kBool, Dtype::kInt8, Dtype::kInt8},
-                          PromotionCase{Dtype::kBool, Dtype::kFloat16, Dtype::kFloat16},
-                          PromotionCase{Dtype::kUInt8, Dtype::kInt8, Dtype::kInt16},
-                          PromotionCase{Dtype::kUInt8, Dtype::kInt16, Dtype::kInt16},
-                          PromotionCase{Dtype::kUInt8, Dtype::kInt64, Dtype::kInt64},
-                          PromotionCase{Dtype::kInt8, Dtype::kInt32, Dtype::kInt32},
-                          PromotionCase{Dtype::kInt8, Dtype::kFloat16, Dtype::kFloat16},
-                          PromotionCase{Dtype::kUInt8, Dtype::kFloat16, Dtype::kFloat16},
-                          PromotionCase{Dtype::kInt16, Dtype::kFloat16, Dtype::kFloat32},
-                          PromotionCase{Dtype::kInt32, Dtype::kFloat16, Dtype::kFloat64},
-                          PromotionCase{Dtype::kInt16, Dtype::kFloat32, Dtype::kFloat32},
-                          PromotionCase{Dtype::kInt32, Dtype::kFloat32, Dtype::kFloat64},
-                          PromotionCase{Dtype::kInt64, Dtype::kFloat32, Dtype::kFloat64},
-                          PromotionCase{Dtype::kFloat16, Dtype::kFloat32, Dtype::kFloat32},
-                          PromotionCase{Dtype::kFloat32, Dtype::kFloat64, Dtype::kFloat64},
-                          PromotionCase{Dtype::kFloat32, Dtype::kFloat32, Dtype::kFloat32}));
+INSTANTIATE_TEST_SUITE_P(NumPyTable, PromotionTest,
+                         ::testing::Values(PromotionCase{Dtype::kBool, Dtype::kInt8, Dtype::kInt8},
+                                           PromotionCase{Dtype::kBool, Dtype::kFloat16, Dtype::kFloat16},
+                                           PromotionCase{Dtype::kUInt8, Dtype::kInt8, Dtype::kInt16},
+                                           PromotionCase{Dtype::kUInt8, Dtype::kInt16, Dtype::kInt16},
+                                           PromotionCase{Dtype::kUInt8, Dtype::kInt64, Dtype::kInt64},
+                                           PromotionCase{Dtype::kInt8, Dtype::kInt32, Dtype::kInt32},
+                                           PromotionCase{Dtype::kInt8, Dtype::kFloat16, Dtype::kFloat16},
+                                           PromotionCase{Dtype::kUInt8, Dtype::kFloat16, Dtype::kFloat16},
+                                           PromotionCase{Dtype::kInt16, Dtype::kFloat16, Dtype::kFloat32},
+                                           PromotionCase{Dtype::kInt32, Dtype::kFloat16, Dtype::kFloat64},
+                                           PromotionCase{Dtype::kInt16, Dtype::kFloat32, Dtype::kFloat32},
+                                           PromotionCase{Dtype::kInt32, Dtype::kFloat32, Dtype::kFloat64},
+                                           PromotionCase{Dtype::kInt64, Dtype::kFloat32, Dtype::kFloat64},
+                                           PromotionCase{Dtype::kFloat16, Dtype::kFloat32, Dtype::kFloat32},
+                                           PromotionCase{Dtype::kFloat32, Dtype::kFloat64, Dtype::kFloat64},
+                                           PromotionCase{Dtype::kFloat32, Dtype::kFloat32, Dtype::kFloat32}));
 
 TEST(ScalarTest, WeakScalarPromotion) {
     EXPECT_EQ(ResultTypeWithScalar(Dtype::kInt8, Scalar{1000}), Dtype::kInt8);

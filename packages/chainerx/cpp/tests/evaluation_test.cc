@@ -1,8 +1,8 @@
 #include "chainerx/routines/evaluation.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "testing.h"
 

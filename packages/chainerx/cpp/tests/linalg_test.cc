@@ -1,13 +1,13 @@
 #include "chainerx/routines/linalg.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "chainerx/build_info.h"
 #include "testing.h"
@@ -31,10 +31,12 @@ std::vector<double> NaiveMatmul(const std::vector<double>& a, const std::vector<
 }
 
 TEST(LinalgTest, DotMatchesNaiveOnOddSizes) {
-    for (auto [m, k, n] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {5, 7, 3}, {9, 130, 600}, {4, 0, 2}, {1, 7, 5}, {5, 7, 1}, {6, 1, 4}}) {
+    for (auto [m, k, n] : std::vector<std::tuple<int, int, int>>{
+                 {1, 1, 1}, {5, 7, 3}, {9, 130, 600}, {4, 0, 2}, {1, 7, 5}, {5, 7, 1}, {6, 1, 4}}) {
         Array a = RandomUniform(-1, 1, Shape{m, k});
         Array b = RandomUniform(-1, 1, Shape{k, n});
-        ExpectAllClose(Dot(a, b), NaiveMatmul(testing::ToVector<double>(a), testing::ToVector<double>(b), m, k, n), 1e-10);
+        ExpectAllClose(Dot(a, b), NaiveMatmul(testing::ToVector<double>(a), testing::ToVector<double>(b), m, k, n),
+                       1e-10);
     }
 }
 
@@ -45,8 +47,8 @@ TEST(LinalgTest, DotOfTransposedAndStridedViews) {
         Array bt = Transpose(RandomUniform(-1, 1, Shape{n, k}));
         Array bs = At(RandomUniform(-1, 1, Shape{k, 2 * n}), {Slice{}, Slice{std::nullopt, std::nullopt, 2}});
         for (const Array& b : {bt, bs}) {
-            ExpectAllClose(Dot(at, b), NaiveMatmul(testing::ToVector<double>(at), testing::ToVector<double>(b), m, k, n),
-                           1e-10);
+            ExpectAllClose(Dot(at, b),
+                           NaiveMatmul(testing::ToVector<double>(at), testing::ToVector<double>(b), m, k, n), 1e-10);
             Array a32 = AsType(at, Dtype::kFloat32);
             ExpectAllClose(Dot(a32, AsType(b, Dtype::kFloat32)),
                            NaiveMatmul(testing::ToVector<double>(a32), testing::ToVector<double>(b), m, k, n), 1e-5);
@@ -258,28 +260,35 @@ TEST_F(LapackTest, Gradients) {
     CheckGradient([&spd](const Array& y) { return Solve(spd, y); }, b);
     for (const Shape& shape : {Shape{4, 3}, Shape{3, 4}}) {
         Array a = RandomUniform(-1, 1, shape) + Eye(shape[0], shape[1]);
-        CheckGradient([](const Array& x) {
-            std::vector<Array> qr = Qr(x);
-            return Concatenate({Ravel(qr[0]), Ravel(qr[1])}, 0);
-        }, a);
+        CheckGradient(
+                [](const Array& x) {
+                    std::vector<Array> qr = Qr(x);
+                    return Concatenate({Ravel(qr[0]), Ravel(qr[1])}, 0);
+                },
+                a);
         // u diag(w) vh does not depend on the signs of the singular vectors.
-        CheckGradient([](const Array& x) {
-            std::vector<Array> usv = Svd(x, false);
-            return Concatenate({usv[1], Ravel(Dot(usv[0] * Arange(1, 4, 1, Dtype::kFloat64), usv[2]))}, 0);
-        }, a);
+        CheckGradient(
+                [](const Array& x) {
+                    std::vector<Array> usv = Svd(x, false);
+                    return Concatenate({usv[1], Ravel(Dot(usv[0] * Arange(1, 4, 1, Dtype::kFloat64), usv[2]))}, 0);
+                },
+                a);
     }
-    CheckGradient([](const Array& x) {
-        auto [w, v] = Eigh(x, 'U');
-        return Concatenate({w, Ravel(Dot(v * Arange(1, 4, 1, Dtype::kFloat64), Transpose(v)))}, 0);
-    }, spd);
+    CheckGradient(
+            [](const Array& x) {
+                auto [w, v] = Eigh(x, 'U');
+                return Concatenate({w, Ravel(Dot(v * Arange(1, 4, 1, Dtype::kFloat64), Transpose(v)))}, 0);
+            },
+            spd);
 }
 
 TEST_F(LapackTest, GradientsThatAreNotImplemented) {
     Array x = RandomUniform(-1, 1, Shape{3, 2}).RequireGrad();
     EXPECT_EQ(ErrorMessage<NotImplementedError>([&x] { Backward({Sum(Qr(x, QrMode::kRaw)[0])}); }),
               "qr: the gradient of mode='raw' is not implemented");
-    EXPECT_NE(ErrorMessage<NotImplementedError>([&x] { Backward({Sum(Svd(x)[2])}); })
-                      .find("svd: the gradient of full_matrices=True is not implemented for non-square matrices"),
+    EXPECT_NE(ErrorMessage<NotImplementedError>([&x] {
+                  Backward({Sum(Svd(x)[2])});
+              }).find("svd: the gradient of full_matrices=True is not implemented for non-square matrices"),
               std::string::npos);
 }
 

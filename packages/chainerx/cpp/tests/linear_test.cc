@@ -72,7 +72,8 @@ TEST(LinearTest, IntegerBoolAndMixedDtypes) {
     Array y8 = Linear(MakeArray<int8_t>(Shape{1, 3}, {100, 100, 100}), Ones(Shape{1, 3}, Dtype::kInt8));
     EXPECT_EQ(y8.dtype(), Dtype::kInt8);
     EXPECT_EQ(ToVector<int32_t>(y8), (std::vector<int32_t>{44}));
-    Array yb = Linear(MakeArray<bool>(Shape{2, 2}, {true, false, false, false}), MakeArray<bool>(Shape{1, 2}, {true, true}));
+    Array yb = Linear(MakeArray<bool>(Shape{2, 2}, {true, false, false, false}),
+                      MakeArray<bool>(Shape{1, 2}, {true, true}));
     EXPECT_EQ(yb.dtype(), Dtype::kBool);
     EXPECT_EQ(ToVector<int32_t>(yb), (std::vector<int32_t>{1, 0}));
     Array yf = Linear(MakeArray<int8_t>(Shape{1, 3}, {1, 2, 3}), MakeArray<float>(Shape{1, 3}, {0.5, 0.25, 1}));

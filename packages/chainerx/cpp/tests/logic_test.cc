@@ -1,8 +1,8 @@
 #include "chainerx/routines/logic.h"
 
-#include <limits>
-
 #include <gtest/gtest.h>
+
+#include <limits>
 
 #include "testing.h"
 

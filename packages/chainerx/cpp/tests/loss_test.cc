@@ -1,9 +1,9 @@
 #include "chainerx/routines/loss.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "testing.h"
 

@@ -1,11 +1,11 @@
 #include "chainerx/routines/math.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "testing.h"
 
@@ -59,11 +59,11 @@ TEST(MathTest, UnaryFunctionsMatchStdMath) {
         std::function<Array(const Array&)> routine;
         double (*reference)(double);
     };
-    std::vector<Case> cases{{Exp, std::exp},     {Log, std::log},     {Sqrt, std::sqrt},   {Sin, std::sin},
-                            {Cos, std::cos},     {Tan, std::tan},     {Arcsin, std::asin}, {Arccos, std::acos},
-                            {Arctan, std::atan}, {Sinh, std::sinh},   {Cosh, std::cosh},   {Tanh, std::tanh},
+    std::vector<Case> cases{{Exp, std::exp},       {Log, std::log},       {Sqrt, std::sqrt},   {Sin, std::sin},
+                            {Cos, std::cos},       {Tan, std::tan},       {Arcsin, std::asin}, {Arccos, std::acos},
+                            {Arctan, std::atan},   {Sinh, std::sinh},     {Cosh, std::cosh},   {Tanh, std::tanh},
                             {Arcsinh, std::asinh}, {Arctanh, std::atanh}, {Log10, std::log10}, {Log2, std::log2},
-                            {Log1p, std::log1p}, {Expm1, std::expm1}};
+                            {Log1p, std::log1p},   {Expm1, std::expm1}};
     for (const Case& c : cases) {
         std::vector<double> expected;
         for (double e : v) expected.push_back(c.reference(e));

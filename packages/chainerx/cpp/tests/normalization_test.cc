@@ -1,10 +1,10 @@
 #include "chainerx/routines/normalization.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "testing.h"
 
@@ -164,7 +164,9 @@ TEST(NormalizationTest, ParametersOfOtherFloatDtypesAreConverted) {
     const std::vector<double> gamma{0.5, 1.5, 2};
     const std::vector<double> beta{-1, 0, 1};
     Array x = AsType(RandomUniform(-2, 2, Shape{5, 3, 7}), Dtype::kFloat32);
-    auto param = [](const std::vector<double>& v, Dtype dtype) { return testing::MakeArray<double>(Shape{3}, v, dtype); };
+    auto param = [](const std::vector<double>& v, Dtype dtype) {
+        return testing::MakeArray<double>(Shape{3}, v, dtype);
+    };
     Array running_mean = param({0.1, 0.2, 0.3}, Dtype::kFloat16);
     Array running_var = param({1, 2, 3}, Dtype::kFloat64);
     Array y = BatchNorm(x, param(gamma, Dtype::kFloat64), param(beta, Dtype::kFloat16), running_mean, running_var, 1e-3,
@@ -186,8 +188,8 @@ TEST(NormalizationTest, ParametersOfOtherFloatDtypesAreConverted) {
 
     std::vector<double> mean{0.1, -0.2, 0.3};
     std::vector<double> var{0.5, 1, 2};
-    Array yf = FixedBatchNorm(x, param(gamma, Dtype::kFloat16), param(beta, Dtype::kFloat64), param(mean, Dtype::kFloat64),
-                              param(var, Dtype::kFloat16), 1e-3, Axes{0, 2});
+    Array yf = FixedBatchNorm(x, param(gamma, Dtype::kFloat16), param(beta, Dtype::kFloat64),
+                              param(mean, Dtype::kFloat64), param(var, Dtype::kFloat16), 1e-3, Axes{0, 2});
     EXPECT_EQ(yf.dtype(), Dtype::kFloat32);
     ExpectAllClose(yf, Naive(x, gamma, beta, &mean, &var, 1e-3).y, 1e-5);
 }
@@ -206,7 +208,7 @@ TEST(NormalizationTest, Errors) {
     ExpectThrowWith<DtypeError>([&] { FixedBatchNorm(x, c3, c3, Ones(Shape{3}, Dtype::kInt32), c3, 2e-5, axes); },
                                 "fixed_batch_norm: mean must have a floating dtype, got int32");
     ExpectThrowWith<DtypeError>([&] { BatchNorm(Zeros(Shape{2, 3}, Dtype::kInt64), c3, c3, c3, c3); },
-                                       "batch_norm requires a floating dtype, got int64");
+                                "batch_norm requires a floating dtype, got int64");
     ExpectThrowWith<ChainerxError>(
             [&] { BatchNorm(x, c3, c3, c3, Ones(Shape{3}, Dtype::kFloat32).RequireGrad(), 2e-5, 0.9, axes); },
             "batch_norm (update of running_var)");

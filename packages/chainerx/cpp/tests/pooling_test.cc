@@ -1,12 +1,12 @@
 #include "chainerx/routines/pooling.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <functional>
 #include <limits>
 #include <numeric>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "testing.h"
 
@@ -176,13 +176,13 @@ TEST(PoolingTest, Errors) {
             [&] { AveragePool(x, {2, 2, 2}, {2, 2, 2}, {0, 0, 0}); },
             "average_pool: ksize (2, 2, 2) has 3 entries, but x of shape (2, 3, 4, 5) has 2 spatial axes");
     ExpectThrowWith<DimensionError>([&] { MaxPool(x, {2, 2}, {0, 1}, {0, 0}); },
-                                           "every entry of stride must be at least 1, got stride (0, 1)");
+                                    "every entry of stride must be at least 1, got stride (0, 1)");
     ExpectThrowWith<DimensionError>([&] { MaxPool(x, {2, 2}, {1, 1}, {0, -1}); },
-                                           "every entry of pad must be at least 0");
+                                    "every entry of pad must be at least 0");
     ExpectThrowWith<DimensionError>([&] { MaxPool(Zeros(Shape{2, 3}, Dtype::kFloat32), {}, {}, {}); },
-                                           "at least one spatial axis, got shape (2, 3)");
+                                    "at least one spatial axis, got shape (2, 3)");
     ExpectThrowWith<DtypeError>([&] { MaxPool(Zeros(Shape{2, 3, 4}, Dtype::kInt32), {2}, {2}, {0}); },
-                                       "max_pool requires a floating dtype, got int32");
+                                "max_pool requires a floating dtype, got int32");
 }
 
 }  // namespace

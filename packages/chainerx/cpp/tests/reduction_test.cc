@@ -1,9 +1,9 @@
 #include "chainerx/routines/reduction.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 #include "testing.h"
 

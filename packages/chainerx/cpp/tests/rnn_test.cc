@@ -1,12 +1,12 @@
 #include "chainerx/routines/rnn.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "testing.h"
 
@@ -207,11 +207,34 @@ TEST_P(RnnTest, Gradients) {
             for (const Array& y : out.ys) parts.push_back(Ravel(y));
             return Concatenate(parts, 0);
         };
-        CheckGradient([&](const Array& hx) { Net n = net; n.hx = hx; return total(RunNet(n)); }, net.hx);
-        CheckGradient([&](const Array& w) { Net n = net; n.ws[1][1] = w; return total(RunNet(n)); }, net.ws[1][1]);
-        CheckGradient([&](const Array& b) { Net n = net; n.bs.back()[0] = b; return total(RunNet(n)); },
-                      net.bs.back()[0]);
-        CheckGradient([&](const Array& x) { Net n = net; n.xs[1] = x; return total(RunNet(n)); }, net.xs[1]);
+        CheckGradient(
+                [&](const Array& hx) {
+                    Net n = net;
+                    n.hx = hx;
+                    return total(RunNet(n));
+                },
+                net.hx);
+        CheckGradient(
+                [&](const Array& w) {
+                    Net n = net;
+                    n.ws[1][1] = w;
+                    return total(RunNet(n));
+                },
+                net.ws[1][1]);
+        CheckGradient(
+                [&](const Array& b) {
+                    Net n = net;
+                    n.bs.back()[0] = b;
+                    return total(RunNet(n));
+                },
+                net.bs.back()[0]);
+        CheckGradient(
+                [&](const Array& x) {
+                    Net n = net;
+                    n.xs[1] = x;
+                    return total(RunNet(n));
+                },
+                net.xs[1]);
     }
 }
 

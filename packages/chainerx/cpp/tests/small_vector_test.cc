@@ -1,10 +1,10 @@
 #include "chainerx/small_vector.h"
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace chainerx {
 namespace {

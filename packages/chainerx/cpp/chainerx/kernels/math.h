@@ -9,21 +9,69 @@ namespace chainerx {
 
 // Element-wise functions of one array; input and output have the same dtype.
 enum class UnaryOp : int8_t {
-    kNegative, kAbsolute, kSign, kSquare, kReciprocal, kInvert,
+    kNegative,
+    kAbsolute,
+    kSign,
+    kSquare,
+    kReciprocal,
+    kInvert,
     // floating dtypes only below
-    kExp, kExpm1, kExp2, kErf, kLog, kLog10, kLog2, kLog1p, kSqrt, kSin, kCos, kTan, kArcsin, kArccos, kArctan,
-    kSinh, kCosh, kTanh, kArcsinh, kArccosh, kArctanh, kCeil, kFloor, kSigmoid,
+    kExp,
+    kExpm1,
+    kExp2,
+    kErf,
+    kLog,
+    kLog10,
+    kLog2,
+    kLog1p,
+    kSqrt,
+    kSin,
+    kCos,
+    kTan,
+    kArcsin,
+    kArccos,
+    kArctan,
+    kSinh,
+    kCosh,
+    kTanh,
+    kArcsinh,
+    kArccosh,
+    kArctanh,
+    kCeil,
+    kFloor,
+    kSigmoid,
 };
 
 // Element-wise functions of two arrays of one dtype (and broadcast to one shape).
 enum class BinaryOp : int8_t {
-    kAdd, kSubtract, kMultiply, kDivide, kFloorDivide, kRemainder, kPower, kMaximum, kMinimum,
-    kArctan2, kBitwiseAnd, kBitwiseOr, kBitwiseXor, kLeftShift, kRightShift,
+    kAdd,
+    kSubtract,
+    kMultiply,
+    kDivide,
+    kFloorDivide,
+    kRemainder,
+    kPower,
+    kMaximum,
+    kMinimum,
+    kArctan2,
+    kBitwiseAnd,
+    kBitwiseOr,
+    kBitwiseXor,
+    kLeftShift,
+    kRightShift,
 };
 
 // Element-wise predicates of two arrays of one dtype, giving bool.
 enum class CompareOp : int8_t {
-    kEqual, kNotEqual, kGreater, kGreaterEqual, kLess, kLessEqual, kLogicalAnd, kLogicalOr, kLogicalXor,
+    kEqual,
+    kNotEqual,
+    kGreater,
+    kGreaterEqual,
+    kLess,
+    kLessEqual,
+    kLogicalAnd,
+    kLogicalOr,
+    kLogicalXor,
 };
 
 // Element-wise predicates of one array, giving bool.

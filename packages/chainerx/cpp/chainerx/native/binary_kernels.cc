@@ -47,31 +47,42 @@ void BinaryImpl(BinaryOp op, const Array& a, const Array& b, const Array& out) {
     };
     switch (op) {
         case BinaryOp::kAdd:
-            if constexpr (std::is_same_v<T, bool>) return loop([](C x, C y) { return x || y; });
-            else return loop([](C x, C y) { return static_cast<C>(x + y); });
-        case BinaryOp::kSubtract: return loop([](C x, C y) { return static_cast<C>(x - y); });
+            if constexpr (std::is_same_v<T, bool>)
+                return loop([](C x, C y) { return x || y; });
+            else
+                return loop([](C x, C y) { return static_cast<C>(x + y); });
+        case BinaryOp::kSubtract:
+            return loop([](C x, C y) { return static_cast<C>(x - y); });
         case BinaryOp::kMultiply:
-            if constexpr (std::is_same_v<T, bool>) return loop([](C x, C y) { return x && y; });
-            else return loop([](C x, C y) { return static_cast<C>(x * y); });
+            if constexpr (std::is_same_v<T, bool>)
+                return loop([](C x, C y) { return x && y; });
+            else
+                return loop([](C x, C y) { return static_cast<C>(x * y); });
         case BinaryOp::kMaximum:
             return loop([](C x, C y) { return IsNan(x) ? x : IsNan(y) ? y : (x < y ? y : x); });
         case BinaryOp::kMinimum:
             return loop([](C x, C y) { return IsNan(x) ? x : IsNan(y) ? y : (y < x ? y : x); });
-        default: break;
+        default:
+            break;
     }
     if constexpr (kIsFloat<T>) {
         switch (op) {
-            case BinaryOp::kDivide: return loop([](C x, C y) { return x / y; });
-            case BinaryOp::kFloorDivide: return loop([](C x, C y) { return FloorDivideFloat(x, y); });
+            case BinaryOp::kDivide:
+                return loop([](C x, C y) { return x / y; });
+            case BinaryOp::kFloorDivide:
+                return loop([](C x, C y) { return FloorDivideFloat(x, y); });
             case BinaryOp::kRemainder:
                 return loop([](C x, C y) {
                     C r = std::fmod(x, y);
                     if (r != C{0} && ((r < C{0}) != (y < C{0}))) r += y;
                     return r;
                 });
-            case BinaryOp::kPower: return loop([](C x, C y) { return std::pow(x, y); });
-            case BinaryOp::kArctan2: return loop([](C x, C y) { return std::atan2(x, y); });
-            default: break;
+            case BinaryOp::kPower:
+                return loop([](C x, C y) { return std::pow(x, y); });
+            case BinaryOp::kArctan2:
+                return loop([](C x, C y) { return std::atan2(x, y); });
+            default:
+                break;
         }
     } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
         switch (op) {
@@ -89,18 +100,26 @@ void BinaryImpl(BinaryOp op, const Array& a, const Array& b, const Array& out) {
                     if (r != 0 && ((r < 0) != (y < 0))) r = static_cast<C>(r + y);
                     return r;
                 });
-            case BinaryOp::kPower: return loop([](C x, C y) { return IntPower(x, y); });
-            case BinaryOp::kLeftShift: return loop([](C x, C y) { return static_cast<C>(x << y); });
-            case BinaryOp::kRightShift: return loop([](C x, C y) { return static_cast<C>(x >> y); });
-            default: break;
+            case BinaryOp::kPower:
+                return loop([](C x, C y) { return IntPower(x, y); });
+            case BinaryOp::kLeftShift:
+                return loop([](C x, C y) { return static_cast<C>(x << y); });
+            case BinaryOp::kRightShift:
+                return loop([](C x, C y) { return static_cast<C>(x >> y); });
+            default:
+                break;
         }
     }
     if constexpr (std::is_integral_v<T>) {
         switch (op) {
-            case BinaryOp::kBitwiseAnd: return loop([](C x, C y) { return static_cast<C>(x & y); });
-            case BinaryOp::kBitwiseOr: return loop([](C x, C y) { return static_cast<C>(x | y); });
-            case BinaryOp::kBitwiseXor: return loop([](C x, C y) { return static_cast<C>(x ^ y); });
-            default: break;
+            case BinaryOp::kBitwiseAnd:
+                return loop([](C x, C y) { return static_cast<C>(x & y); });
+            case BinaryOp::kBitwiseOr:
+                return loop([](C x, C y) { return static_cast<C>(x | y); });
+            case BinaryOp::kBitwiseXor:
+                return loop([](C x, C y) { return static_cast<C>(x ^ y); });
+            default:
+                break;
         }
     }
     ThrowUnsupported("this binary function", a.dtype());

@@ -22,15 +22,24 @@ void CompareImpl(CompareOp op, const Array& a, const Array& b, const Array& out)
         BinaryLoop<bool, T>(a, b, out, [f](T x, T y) { return f(static_cast<C>(x), static_cast<C>(y)); });
     };
     switch (op) {
-        case CompareOp::kEqual: return loop([](C x, C y) { return x == y; });
-        case CompareOp::kNotEqual: return loop([](C x, C y) { return x != y; });
-        case CompareOp::kGreater: return loop([](C x, C y) { return x > y; });
-        case CompareOp::kGreaterEqual: return loop([](C x, C y) { return x >= y; });
-        case CompareOp::kLess: return loop([](C x, C y) { return x < y; });
-        case CompareOp::kLessEqual: return loop([](C x, C y) { return x <= y; });
-        case CompareOp::kLogicalAnd: return loop([](C x, C y) { return x != C{0} && y != C{0}; });
-        case CompareOp::kLogicalOr: return loop([](C x, C y) { return x != C{0} || y != C{0}; });
-        case CompareOp::kLogicalXor: return loop([](C x, C y) { return (x != C{0}) != (y != C{0}); });
+        case CompareOp::kEqual:
+            return loop([](C x, C y) { return x == y; });
+        case CompareOp::kNotEqual:
+            return loop([](C x, C y) { return x != y; });
+        case CompareOp::kGreater:
+            return loop([](C x, C y) { return x > y; });
+        case CompareOp::kGreaterEqual:
+            return loop([](C x, C y) { return x >= y; });
+        case CompareOp::kLess:
+            return loop([](C x, C y) { return x < y; });
+        case CompareOp::kLessEqual:
+            return loop([](C x, C y) { return x <= y; });
+        case CompareOp::kLogicalAnd:
+            return loop([](C x, C y) { return x != C{0} && y != C{0}; });
+        case CompareOp::kLogicalOr:
+            return loop([](C x, C y) { return x != C{0} || y != C{0}; });
+        case CompareOp::kLogicalXor:
+            return loop([](C x, C y) { return (x != C{0}) != (y != C{0}); });
     }
 }
 

@@ -139,8 +139,8 @@ void Conv(const Array& x, const Array& w, const std::optional<Array>& b, const D
 }
 
 template <typename T>
-void ConvTranspose(const Array& x, const Array& w, const std::optional<Array>& b, const Dims& stride,
-                   const Dims& pad, const Array& out) {
+void ConvTranspose(const Array& x, const Array& w, const std::optional<Array>& b, const Dims& stride, const Dims& pad,
+                   const Array& out) {
     Array xc = ContiguousData(x);
     Array bc = BiasData(b);
     int64_t batch = x.shape()[0];

@@ -88,9 +88,8 @@ template <int N, typename Run>
 void ParallelForEachRun(const Shape& shape, const std::array<const Array*, N>& arrays, Run&& run) {
     constexpr int64_t kMinElementsPerPart = int64_t{1} << 16;
     RunLayout<N> layout{shape, arrays};
-    ParallelRanges(layout.total, kMinElementsPerPart, [&](int, int64_t first, int64_t last) {
-        layout.ForEachRunIn(first, last, run);
-    });
+    ParallelRanges(layout.total, kMinElementsPerPart,
+                   [&](int, int64_t first, int64_t last) { layout.ForEachRunIn(first, last, run); });
 }
 
 template <typename T>

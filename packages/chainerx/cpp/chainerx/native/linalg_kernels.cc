@@ -214,7 +214,6 @@ public:
     }
 };
 
-
 // ---- LAPACK decompositions and solvers ----
 
 #if CHAINERX_HAVE_OPENBLAS
@@ -414,8 +413,8 @@ std::vector<lapack_int> LuFactor(T* p, int64_t n, const char* routine) {
     lapack_int info = Lapack<T>::getrf(LAPACK_COL_MAJOR, LapackInt(n), LapackInt(n), p, LapackInt(n), pivots.data());
     CheckLapackInfo(info, routine);
     if (info > 0) {
-        throw ChainerxError{routine, ": the matrix is singular (U[", info - 1, ", ", info - 1,
-                            "] of its LU factorization is zero)"};
+        throw ChainerxError{routine,  ": the matrix is singular (U[",      info - 1, ", ",
+                            info - 1, "] of its LU factorization is zero)"};
     }
     return pivots;
 }

@@ -33,8 +33,9 @@ const T& At1(const Array& a, int64_t i) {
 int64_t LabelAt(const Array& t, int64_t i, int64_t n_classes) {
     int64_t label = At1<int64_t>(t, i);
     if (label < -1 || label >= n_classes) {
-        throw IndexError{"softmax_cross_entropy: label ", label, " of sample ", i, " is out of range for ", n_classes,
-                         " classes (use -1 to ignore a sample)"};
+        throw IndexError{
+                "softmax_cross_entropy: label ",       label, " of sample ", i, " is out of range for ", n_classes,
+                " classes (use -1 to ignore a sample)"};
     }
     return label;
 }

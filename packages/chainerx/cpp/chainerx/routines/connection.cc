@@ -114,19 +114,21 @@ void CheckArgs(const char* name, const Array& x, const Array& w, const std::opti
         throw DimensionError{name, ": w must have as many dimensions as x, got x ", x.shape(), " and w ", w.shape()};
     }
     if (w.shape()[w_in_axis] != x.shape()[1]) {
-        throw DimensionError{name, ": x ", x.shape(), " has ", x.shape()[1], " channels but w ", w.shape(), " takes ",
-                             w.shape()[w_in_axis], " (axis ", w_in_axis, ")"};
+        throw DimensionError{name,      ": x ",       x.shape(),
+                             " has ",   x.shape()[1], " channels but w ",
+                             w.shape(), " takes ",    w.shape()[w_in_axis],
+                             " (axis ", w_in_axis,    ")"};
     }
     int64_t out_channels = w.shape()[1 - w_in_axis];
     if (b.has_value() && (b->ndim() != 1 || b->shape()[0] != out_channels)) {
-        throw DimensionError{name, ": b must have shape (", out_channels, ",) to match w ", w.shape(), ", got ",
+        throw DimensionError{name,      ": b must have shape (", out_channels, ",) to match w ", w.shape(), ", got ",
                              b->shape()};
     }
     int spatial = x.ndim() - 2;
     for (const auto& [what, dims, low] : {std::tuple{"stride", &stride, 1}, std::tuple{"pad", &pad, 0}}) {
         if (dims->size() != spatial) {
-            throw DimensionError{name, ": ", what, " must have one value per spatial axis of x ", x.shape(), ", got ",
-                                 *dims};
+            throw DimensionError{name,      ": ",     what, " must have one value per spatial axis of x ",
+                                 x.shape(), ", got ", *dims};
         }
         for (int64_t v : *dims) {
             if (v < low) throw DimensionError{name, ": ", what, " values must be at least ", low, ", got ", *dims};
@@ -158,8 +160,13 @@ Array ChannelProduct(const Array& x, const Array& w_in_out, const std::optional<
 
 [[noreturn]] void ThrowEmptyOutput(const char* name, int axis, int64_t out_dim, int64_t in_dim, int64_t kernel,
                                    int64_t stride, int64_t pad) {
-    throw DimensionError{name, ": the output would have size ", out_dim, " along spatial axis ", axis, " (input ",
-                         in_dim, ", kernel ", kernel, ", stride ", stride, ", pad ", pad, ")"};
+    throw DimensionError{name,    ": the output would have size ",
+                         out_dim, " along spatial axis ",
+                         axis,    " (input ",
+                         in_dim,  ", kernel ",
+                         kernel,  ", stride ",
+                         stride,  ", pad ",
+                         pad,     ")"};
 }
 
 }  // namespace
@@ -193,8 +200,8 @@ Array Conv(const Array& x, const Array& w, const std::optional<Array>& b, const 
     });
 }
 
-Array ConvTranspose(const Array& x, const Array& w, const std::optional<Array>& b, const Dims& stride,
-                    const Dims& pad, const std::optional<Dims>& outsize) {
+Array ConvTranspose(const Array& x, const Array& w, const std::optional<Array>& b, const Dims& stride, const Dims& pad,
+                    const std::optional<Dims>& outsize) {
     CheckArgs("conv_transpose", x, w, b, 0, stride, pad);
     int spatial = x.ndim() - 2;
     if (outsize.has_value() && outsize->size() != spatial) {
@@ -216,10 +223,26 @@ Array ConvTranspose(const Array& x, const Array& w, const std::optional<Array>& 
         int64_t lower = internal::GetConvOutDim(out, k, stride[i], pad[i], false);
         int64_t upper = internal::GetConvOutDim(out, k, stride[i], pad[i], true);
         if (out < 1 || in < lower || in > upper) {
-            throw DimensionError{"conv_transpose: outsize ", *outsize, " does not fit x ", x.shape(),
-                                 " along spatial axis ", i, ": a convolution of size ", out, " with kernel ", k,
-                                 ", stride ", stride[i], " and pad ", pad[i], " gives ", lower, " (", upper,
-                                 " with cover_all), not ", in};
+            throw DimensionError{"conv_transpose: outsize ",
+                                 *outsize,
+                                 " does not fit x ",
+                                 x.shape(),
+                                 " along spatial axis ",
+                                 i,
+                                 ": a convolution of size ",
+                                 out,
+                                 " with kernel ",
+                                 k,
+                                 ", stride ",
+                                 stride[i],
+                                 " and pad ",
+                                 pad[i],
+                                 " gives ",
+                                 lower,
+                                 " (",
+                                 upper,
+                                 " with cover_all), not ",
+                                 in};
         }
         out_dims.push_back(out);
     }

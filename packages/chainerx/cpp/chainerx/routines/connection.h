@@ -22,8 +22,8 @@ Array Conv(const Array& x, const Array& w, const std::optional<Array>& b, const 
 // is stride * (d - 1) + k - 2 * pad unless outsize gives one that a convolution (with or without
 // cover_all) maps back to d. Dtypes and spatial axes as in Conv. Differentiable any number of
 // times.
-Array ConvTranspose(const Array& x, const Array& w, const std::optional<Array>& b, const Dims& stride,
-                    const Dims& pad, const std::optional<Dims>& outsize = std::nullopt);
+Array ConvTranspose(const Array& x, const Array& w, const std::optional<Array>& b, const Dims& stride, const Dims& pad,
+                    const std::optional<Dims>& outsize = std::nullopt);
 
 namespace internal {
 

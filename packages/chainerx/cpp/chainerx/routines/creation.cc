@@ -142,7 +142,9 @@ Array AsType(const Array& a, Dtype dtype, bool copy) {
         BackwardBuilder bb{"astype", {a}, {out}};
         if (bb) {
             Dtype in_dtype = a.dtype();
-            bb.Define([in_dtype](BackwardContext& ctx) { ctx.input_grad() = AsType(ctx.output_grad(), in_dtype, false); });
+            bb.Define([in_dtype](BackwardContext& ctx) {
+                ctx.input_grad() = AsType(ctx.output_grad(), in_dtype, false);
+            });
         }
     }
     return out;
@@ -167,7 +169,8 @@ namespace {
 Array Diagonal(const Array& a, int64_t k) {
     int64_t rows = a.shape()[0];
     int64_t cols = a.shape()[1];
-    int64_t len = k >= 0 ? std::max<int64_t>(0, std::min(rows, cols - k)) : std::max<int64_t>(0, std::min(rows + k, cols));
+    int64_t len =
+            k >= 0 ? std::max<int64_t>(0, std::min(rows, cols - k)) : std::max<int64_t>(0, std::min(rows + k, cols));
     int64_t offset = a.offset();
     if (len > 0) offset += k >= 0 ? k * a.strides()[1] : -k * a.strides()[0];
     Array out = internal::MakeViewOf(a, Shape{len}, Strides{a.strides()[0] + a.strides()[1]}, offset);
@@ -249,7 +252,8 @@ Array FromProductSumComputeDtype(const Array& out, Dtype dtype) {
     DtypeKind kind = GetKind(dtype);
     // Through int64, whose conversion from an integral double is exact, so that the narrowing
     // step wraps like integer arithmetic.
-    if (kind == DtypeKind::kInt || kind == DtypeKind::kUInt) return CastIfNeeded(CastIfNeeded(out, Dtype::kInt64), dtype);
+    if (kind == DtypeKind::kInt || kind == DtypeKind::kUInt)
+        return CastIfNeeded(CastIfNeeded(out, Dtype::kInt64), dtype);
     return CastIfNeeded(out, dtype);
 }
 

@@ -56,12 +56,17 @@ int CountIndexedAxes(const Array& a, const std::vector<ArrayIndex>& indices) {
     for (const ArrayIndex& index : indices) {
         switch (index.kind()) {
             case ArrayIndex::Kind::kIndex:
-            case ArrayIndex::Kind::kSlice: ++specified; break;
+            case ArrayIndex::Kind::kSlice:
+                ++specified;
+                break;
             case ArrayIndex::Kind::kArray:
                 specified += index.array().dtype() == Dtype::kBool ? index.array().ndim() : 1;
                 break;
-            case ArrayIndex::Kind::kEllipsis: ++ellipses; break;
-            case ArrayIndex::Kind::kNewAxis: break;
+            case ArrayIndex::Kind::kEllipsis:
+                ++ellipses;
+                break;
+            case ArrayIndex::Kind::kNewAxis:
+                break;
         }
     }
     if (ellipses > 1) throw IndexError{"an index can only have a single ellipsis ('...')"};
@@ -112,7 +117,8 @@ Array BasicView(const Array& a, const std::vector<ArrayIndex>& indices) {
             case ArrayIndex::Kind::kEllipsis:
                 for (int k = a.ndim() - specified; k > 0; --k) keep_dim();
                 break;
-            case ArrayIndex::Kind::kArray: throw ChainerxError{"internal error: an array in a basic index"};
+            case ArrayIndex::Kind::kArray:
+                throw ChainerxError{"internal error: an array in a basic index"};
         }
     }
     while (dim < a.ndim()) keep_dim();
@@ -167,9 +173,12 @@ std::vector<Array> IntegerIndexArrays(const Array& a, const Array& array, int a_
     if (array.dtype() == Dtype::kBool) {
         for (int d = 0; d < array.ndim(); ++d) {
             if (array.shape()[d] != a.shape()[a_axis + d]) {
-                throw IndexError{"boolean index did not match indexed array along axis ", a_axis + d,
-                                 "; size of axis is ", a.shape()[a_axis + d],
-                                 " but size of corresponding boolean axis is ", array.shape()[d]};
+                throw IndexError{"boolean index did not match indexed array along axis ",
+                                 a_axis + d,
+                                 "; size of axis is ",
+                                 a.shape()[a_axis + d],
+                                 " but size of corresponding boolean axis is ",
+                                 array.shape()[d]};
             }
         }
         return Nonzero(array);
@@ -357,8 +366,9 @@ Array Where(const Array& condition, const Array& x_in, const Array& y_in) {
     Array cond = internal::CastIfNeeded(condition.AsGradStopped(), Dtype::kBool);
     Shape shape = BroadcastShapes(BroadcastShapes(cond.shape(), x.shape()), y.shape());
     Array out = Empty(shape, dtype, x.device());
-    x.device().backend().CallKernel<WhereKernel>(internal::BroadcastView(cond, shape), internal::BroadcastView(x, shape),
-                                                 internal::BroadcastView(y, shape), out);
+    x.device().backend().CallKernel<WhereKernel>(internal::BroadcastView(cond, shape),
+                                                 internal::BroadcastView(x, shape), internal::BroadcastView(y, shape),
+                                                 out);
     if (IsFloating(dtype)) {
         BackwardBuilder bb{"where", {x, y}, {out}};
         if (bb) {
@@ -366,8 +376,10 @@ Array Where(const Array& condition, const Array& x_in, const Array& y_in) {
             Shape y_shape = y.shape();
             bb.Define([cond, x_shape, y_shape](BackwardContext& ctx) {
                 const Array& gy = ctx.output_grad();
-                if (ctx.is_input_grad_required(0)) ctx.input_grad(0) = internal::SumTo(Where(cond, gy, Scalar{0}), x_shape);
-                if (ctx.is_input_grad_required(1)) ctx.input_grad(1) = internal::SumTo(Where(cond, Scalar{0}, gy), y_shape);
+                if (ctx.is_input_grad_required(0))
+                    ctx.input_grad(0) = internal::SumTo(Where(cond, gy, Scalar{0}), x_shape);
+                if (ctx.is_input_grad_required(1))
+                    ctx.input_grad(1) = internal::SumTo(Where(cond, Scalar{0}, gy), y_shape);
             });
         }
     }

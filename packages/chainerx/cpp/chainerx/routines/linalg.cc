@@ -23,7 +23,8 @@ namespace {
 
 // (m, k) x (k, n) of one dtype.
 Array Dot2D(const Array& a, const Array& b) {
-    if (a.dtype() == Dtype::kFloat16) return AsType(Dot2D(AsType(a, Dtype::kFloat32), AsType(b, Dtype::kFloat32)), Dtype::kFloat16);
+    if (a.dtype() == Dtype::kFloat16)
+        return AsType(Dot2D(AsType(a, Dtype::kFloat32), AsType(b, Dtype::kFloat32)), Dtype::kFloat16);
     if (a.dtype() == Dtype::kBool) {
         return NotEqual(Dot2D(AsType(a, Dtype::kInt64), AsType(b, Dtype::kInt64)), Scalar{0});
     }
@@ -42,8 +43,9 @@ Array Dot2D(const Array& a, const Array& b) {
 
 void CheckAligned(const Array& a, const Array& b, int a_axis, int b_axis) {
     if (a.shape()[a_axis] != b.shape()[b_axis]) {
-        throw DimensionError{"shapes ", a.shape(), " and ", b.shape(), " not aligned: ", a.shape()[a_axis], " (dim ",
-                             a_axis, ") != ", b.shape()[b_axis], " (dim ", b_axis, ")"};
+        throw DimensionError{"shapes ",         a.shape(), " and ", b.shape(), " not aligned: ",
+                             a.shape()[a_axis], " (dim ",  a_axis,  ") != ",   b.shape()[b_axis],
+                             " (dim ",          b_axis,    ")"};
     }
 }
 
@@ -293,8 +295,9 @@ Array Solve(const Array& a_in, const Array& b_in) {
     CheckEqualDevices(a_in.device(), b_in.device());
     int64_t n = a_in.shape()[0];
     if ((b_in.ndim() != 1 && b_in.ndim() != 2) || b_in.shape()[0] != n) {
-        throw DimensionError{"solve: b must have shape (", n, ",) or (", n, ", k) for a of shape ", a_in.shape(),
-                             ", but got shape ", b_in.shape()};
+        throw DimensionError{
+                "solve: b must have shape (", n,           ",) or (", n, ", k) for a of shape ", a_in.shape(),
+                ", but got shape ",           b_in.shape()};
     }
     Dtype dtype = PromoteTypes(a_in.dtype(), b_in.dtype());
     Array a = internal::CastIfNeeded(a_in, dtype);

@@ -25,14 +25,19 @@ void CheckLinearArgs(const Array& x, const Array& w, const std::optional<Array>&
     int64_t in_size = 1;
     for (int d = n_batch_axes; d < x.ndim(); ++d) in_size *= x.shape()[d];
     if (in_size != w.shape()[1]) {
-        throw DimensionError{"linear: x of shape ", x.shape(), " has ", in_size, " features per sample (n_batch_axes=",
-                             n_batch_axes, ") but W of shape ", w.shape(), " takes ", w.shape()[1]};
+        throw DimensionError{
+                "linear: x of shape ", x.shape(),           " has ",   in_size,   " features per sample (n_batch_axes=",
+                n_batch_axes,          ") but W of shape ", w.shape(), " takes ", w.shape()[1]};
     }
     if (b.has_value()) {
         CheckEqualDevices(x.device(), b->device());
         if (b->ndim() != 1 || b->shape()[0] != w.shape()[0]) {
-            throw DimensionError{"linear: b must have shape (", w.shape()[0], ",) to match W of shape ", w.shape(),
-                                 ", got ", b->shape()};
+            throw DimensionError{"linear: b must have shape (",
+                                 w.shape()[0],
+                                 ",) to match W of shape ",
+                                 w.shape(),
+                                 ", got ",
+                                 b->shape()};
         }
     }
 }

@@ -29,9 +29,9 @@ Array PredicateRoutine(PredicateOp op, const Array& x) {
 
 }  // namespace
 
-#define CHAINERX_DEFINE_COMPARE(Name, op)                                                        \
-    Array Name(const Array& a, const Array& b) { return CompareRoutine(op, a, b); }             \
-    Array Name(const Array& a, Scalar b) {                                                       \
+#define CHAINERX_DEFINE_COMPARE(Name, op)                                                                       \
+    Array Name(const Array& a, const Array& b) { return CompareRoutine(op, a, b); }                             \
+    Array Name(const Array& a, Scalar b) {                                                                      \
         return CompareRoutine(op, a, internal::ScalarArray(b, ResultTypeWithScalar(a.dtype(), b), a.device())); \
     }
 CHAINERX_DEFINE_COMPARE(Equal, CompareOp::kEqual)

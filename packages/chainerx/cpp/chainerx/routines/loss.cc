@@ -77,9 +77,12 @@ Array GaussianKlDivergence(const Array& mean, const Array& ln_var, LossReduction
     Array sum_terms = Subtract(Add(Square(mean), Exp(ln_var)), ln_var);
     Array loss = Multiply(Subtract(sum_terms, Scalar{1}), Scalar{0.5});
     switch (reduction) {
-        case LossReduction::kSum: return Sum(loss);
-        case LossReduction::kMean: return Mean(loss);
-        case LossReduction::kNo: break;
+        case LossReduction::kSum:
+            return Sum(loss);
+        case LossReduction::kMean:
+            return Mean(loss);
+        case LossReduction::kNo:
+            break;
     }
     return loss;
 }
@@ -115,8 +118,12 @@ Array SoftmaxCrossEntropy(const Array& x1, const Array& x2) {
         throw DimensionError{"softmax_cross_entropy: x1 must be 2-D logits (samples, classes), got shape ", x1.shape()};
     }
     if (x2.ndim() != 1 || x2.shape()[0] != x1.shape()[0]) {
-        throw DimensionError{"softmax_cross_entropy: labels x2 must have shape (", x1.shape()[0],
-                             ",) to match x1 of shape ", x1.shape(), ", got ", x2.shape()};
+        throw DimensionError{"softmax_cross_entropy: labels x2 must have shape (",
+                             x1.shape()[0],
+                             ",) to match x1 of shape ",
+                             x1.shape(),
+                             ", got ",
+                             x2.shape()};
     }
     if (x1.shape()[1] == 0) throw DimensionError{"softmax_cross_entropy: x1 of shape ", x1.shape(), " has no classes"};
     int64_t n = x1.shape()[0];

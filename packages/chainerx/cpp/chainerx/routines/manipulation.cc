@@ -168,7 +168,8 @@ Array BroadcastTo(const Array& a, const Shape& shape) {
     BackwardBuilder bb{"broadcast_to", {a}, {out}};
     if (bb) {
         Shape in_shape = a.shape();
-        bb.Define([in_shape](BackwardContext& ctx) { ctx.input_grad() = internal::SumTo(ctx.output_grad(), in_shape); });
+        bb.Define(
+                [in_shape](BackwardContext& ctx) { ctx.input_grad() = internal::SumTo(ctx.output_grad(), in_shape); });
     }
     return out;
 }
@@ -220,8 +221,8 @@ Array Swapaxes(const Array& a, int64_t axis1, int64_t axis2) {
 
 Array Moveaxis(const Array& a, const std::vector<int64_t>& source, const std::vector<int64_t>& destination) {
     if (source.size() != destination.size()) {
-        throw DimensionError{"moveaxis: source and destination must have the same number of axes, got ",
-                             source.size(), " and ", destination.size()};
+        throw DimensionError{"moveaxis: source and destination must have the same number of axes, got ", source.size(),
+                             " and ", destination.size()};
     }
     Axes src;
     Axes dst;
@@ -266,18 +267,25 @@ Array Flipud(const Array& a) {
 
 Array AtLeast2D(const Array& a) {
     switch (a.ndim()) {
-        case 0: return Reshape(a, Shape{1, 1});
-        case 1: return ExpandDims(a, 0);
-        default: return a;
+        case 0:
+            return Reshape(a, Shape{1, 1});
+        case 1:
+            return ExpandDims(a, 0);
+        default:
+            return a;
     }
 }
 
 Array AtLeast3D(const Array& a) {
     switch (a.ndim()) {
-        case 0: return Reshape(a, Shape{1, 1, 1});
-        case 1: return Reshape(a, Shape{1, a.shape()[0], 1});
-        case 2: return ExpandDims(a, 2);
-        default: return a;
+        case 0:
+            return Reshape(a, Shape{1, 1, 1});
+        case 1:
+            return Reshape(a, Shape{1, a.shape()[0], 1});
+        case 2:
+            return ExpandDims(a, 2);
+        default:
+            return a;
     }
 }
 
@@ -303,8 +311,12 @@ Array Concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis)
         bool fits = a.ndim() == first.ndim();
         for (int d = 0; fits && d < a.ndim(); ++d) fits = d == ax || a.shape()[d] == first.shape()[d];
         if (!fits) {
-            throw DimensionError{"concatenate: all input shapes must match except on axis ", static_cast<int>(ax),
-                                 ", got ", first.shape(), " and ", a.shape()};
+            throw DimensionError{"concatenate: all input shapes must match except on axis ",
+                                 static_cast<int>(ax),
+                                 ", got ",
+                                 first.shape(),
+                                 " and ",
+                                 a.shape()};
         }
         shape[ax] += a.shape()[ax];
     }
@@ -399,8 +411,13 @@ std::vector<Array> Split(const Array& a, int64_t sections, int64_t axis) {
     if (sections <= 0) throw DimensionError{"split: number of sections must be positive, got ", sections};
     int64_t dim = a.shape()[ax];
     if (dim % sections != 0) {
-        throw DimensionError{"split: array split does not result in an equal division: axis ", static_cast<int>(ax),
-                             " of size ", dim, " into ", sections, " sections"};
+        throw DimensionError{"split: array split does not result in an equal division: axis ",
+                             static_cast<int>(ax),
+                             " of size ",
+                             dim,
+                             " into ",
+                             sections,
+                             " sections"};
     }
     std::vector<int64_t> indices;
     for (int64_t i = 1; i < sections; ++i) indices.push_back(i * (dim / sections));
@@ -413,12 +430,14 @@ std::vector<Array> HSplit(const Array& a, int64_t sections) {
 }
 
 std::vector<Array> VSplit(const Array& a, int64_t sections) {
-    if (a.ndim() < 2) throw DimensionError{"vsplit only works on arrays of 2 or more dimensions, got shape ", a.shape()};
+    if (a.ndim() < 2)
+        throw DimensionError{"vsplit only works on arrays of 2 or more dimensions, got shape ", a.shape()};
     return Split(a, sections, 0);
 }
 
 std::vector<Array> DSplit(const Array& a, int64_t sections) {
-    if (a.ndim() < 3) throw DimensionError{"dsplit only works on arrays of 3 or more dimensions, got shape ", a.shape()};
+    if (a.ndim() < 3)
+        throw DimensionError{"dsplit only works on arrays of 3 or more dimensions, got shape ", a.shape()};
     return Split(a, sections, 2);
 }
 

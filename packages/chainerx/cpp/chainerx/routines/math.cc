@@ -73,7 +73,8 @@ void DefineBinaryBackward(BinaryGrad kind, const Array& a, const Array& b, const
                 ga = gy;
                 if (need_b) gb = Negative(Multiply(gy, FloorDivide(a.AsGradStopped(), b.AsGradStopped())));
                 break;
-            case BinaryGrad::kNone: break;
+            case BinaryGrad::kNone:
+                break;
         }
         if (need_a && !ga.is_null()) ctx.input_grad(0) = internal::SumTo(ga, a.shape());
         if (need_b && !gb.is_null()) ctx.input_grad(1) = internal::SumTo(gb, b.shape());
@@ -96,8 +97,8 @@ Array BinaryRoutine(BinaryOp op, BinaryGrad grad, const Array& a_in, const Array
     Array b = internal::CastIfNeeded(b_in, dtype);
     Shape shape = BroadcastShapes(a.shape(), b.shape());
     Array out = Empty(shape, dtype, a.device());
-    a.device().backend().CallKernel<BinaryKernel>(op, internal::BroadcastView(a, shape), internal::BroadcastView(b, shape),
-                                                  out);
+    a.device().backend().CallKernel<BinaryKernel>(op, internal::BroadcastView(a, shape),
+                                                  internal::BroadcastView(b, shape), out);
     DefineBinaryBackward(grad, a, b, out);
     return out;
 }
@@ -108,8 +109,8 @@ Array ScalarLike(const Array& a, Scalar s) {
 
 }  // namespace
 
-#define CHAINERX_DEFINE_BINARY(Name, op, grad, true_division)                                         \
-    Array Name(const Array& a, const Array& b) { return BinaryRoutine(op, grad, a, b, true_division); } \
+#define CHAINERX_DEFINE_BINARY(Name, op, grad, true_division)                                                    \
+    Array Name(const Array& a, const Array& b) { return BinaryRoutine(op, grad, a, b, true_division); }          \
     Array Name(const Array& a, Scalar b) { return BinaryRoutine(op, grad, a, ScalarLike(a, b), true_division); } \
     Array Name(Scalar a, const Array& b) { return BinaryRoutine(op, grad, ScalarLike(b, a), b, true_division); }
 CHAINERX_DEFINE_BINARY(Add, BinaryOp::kAdd, BinaryGrad::kAdd, false)
@@ -133,7 +134,8 @@ namespace {
 
 // Runs a unary kernel; float_only ops first turn integral input into a float (NumPy's rule).
 Array UnaryRoutine(UnaryOp op, const Array& x_in, bool float_only) {
-    Array x = float_only && !IsFloating(x_in.dtype()) ? AsType(x_in, PromoteTypes(x_in.dtype(), Dtype::kFloat16)) : x_in;
+    Array x =
+            float_only && !IsFloating(x_in.dtype()) ? AsType(x_in, PromoteTypes(x_in.dtype(), Dtype::kFloat16)) : x_in;
     Array out = EmptyLike(x);
     x.device().backend().CallKernel<UnaryKernel>(op, x, out);
     return out;
@@ -158,17 +160,17 @@ Array FloatInput(const Array& x) {
 
 }  // namespace
 
-#define CHAINERX_DEFINE_UNARY(Name, op, float_only, needs_output, grad_expr)                        \
-    Array Name(const Array& x_in) {                                                                 \
-        Array x = (float_only) ? FloatInput(x_in) : x_in;                                           \
-        Array out = UnaryRoutine(op, x, false);                                                     \
-        DefineUnaryBackward(#Name, x, out, needs_output,                                            \
-                            [](const Array& gy, const Array& x, const Array& y) -> Array {          \
-                                (void)x;                                                            \
-                                (void)y;                                                            \
-                                return grad_expr;                                                   \
-                            });                                                                     \
-        return out;                                                                                 \
+#define CHAINERX_DEFINE_UNARY(Name, op, float_only, needs_output, grad_expr)               \
+    Array Name(const Array& x_in) {                                                        \
+        Array x = (float_only) ? FloatInput(x_in) : x_in;                                  \
+        Array out = UnaryRoutine(op, x, false);                                            \
+        DefineUnaryBackward(#Name, x, out, needs_output,                                   \
+                            [](const Array& gy, const Array& x, const Array& y) -> Array { \
+                                (void)x;                                                   \
+                                (void)y;                                                   \
+                                return grad_expr;                                          \
+                            });                                                            \
+        return out;                                                                        \
     }
 
 CHAINERX_DEFINE_UNARY(Negative, UnaryOp::kNegative, false, false, Negative(gy))
@@ -231,8 +233,9 @@ void BinaryInplace(BinaryOp op, const char* name, const Array& a, const Array& b
         throw DtypeError{"in-place ", name, ": cannot store a ", result, " result into a ", a.dtype(), " array"};
     }
     if (BroadcastShapes(a.shape(), b.shape()) != a.shape()) {
-        throw DimensionError{"in-place ", name, ": operand of shape ", b.shape(),
-                             " cannot be broadcast into an array of shape ", a.shape()};
+        throw DimensionError{
+                "in-place ", name, ": operand of shape ", b.shape(), " cannot be broadcast into an array of shape ",
+                a.shape()};
     }
     // The kernel only reads b: a graph-free b needs no grad-stopped view.
     Array b_data = b.body()->graphs.empty() ? b : b.AsGradStopped();
@@ -257,7 +260,8 @@ void RightShiftInplace(const Array& a, const Array& b) { BinaryInplace(BinaryOp:
 }  // namespace internal
 
 Array Clip(const Array& a, const std::optional<Scalar>& a_min, const std::optional<Scalar>& a_max) {
-    if (!a_min.has_value() && !a_max.has_value()) throw ChainerxError{"clip: at least one of a_min and a_max must be given"};
+    if (!a_min.has_value() && !a_max.has_value())
+        throw ChainerxError{"clip: at least one of a_min and a_max must be given"};
     Array out = a;
     if (a_min.has_value()) out = Maximum(out, *a_min);
     if (a_max.has_value()) out = Minimum(out, *a_max);

@@ -9,9 +9,9 @@ namespace chainerx {
 
 // Element-wise arithmetic with NumPy broadcasting and dtype promotion. Differentiable in
 // floating inputs; a Scalar operand follows NumPy 2's weak-scalar rule.
-#define CHAINERX_DECLARE_BINARY(Name)             \
-    Array Name(const Array& a, const Array& b);   \
-    Array Name(const Array& a, Scalar b);         \
+#define CHAINERX_DECLARE_BINARY(Name)           \
+    Array Name(const Array& a, const Array& b); \
+    Array Name(const Array& a, Scalar b);       \
     Array Name(Scalar a, const Array& b);
 CHAINERX_DECLARE_BINARY(Add)
 CHAINERX_DECLARE_BINARY(Subtract)

@@ -47,8 +47,9 @@ Array ChannelArg(const char* name, const char* arg, const Array& x, const Array&
     if (a.shape() == layout.kept) return internal::CastIfNeeded(a, x.dtype());
     // Only size-1 axes go, so this is a view (running statistics are updated through it).
     if (a.shape() == layout.broadcast) return internal::CastIfNeeded(Reshape(a, layout.kept), x.dtype());
-    throw DimensionError{name, ": ", arg, " must have shape ", layout.kept, " (x's shape ", x.shape(), " without axes ",
-                         layout.axes, "), got ", a.shape()};
+    throw DimensionError{name,        ": ",           arg,       " must have shape ",
+                         layout.kept, " (x's shape ", x.shape(), " without axes ",
+                         layout.axes, "), got ",      a.shape()};
 }
 
 // The backward of batch_norm_grad, i.e. batch_norm's second derivatives, written with differentiable
@@ -74,9 +75,9 @@ void BatchNormGradBackward(BackwardContext& ctx, const Array& x, const Array& ga
     const Array& ggx = ctx.output_grad(0);
     Array gy_projected = project(gy);
     if (ctx.is_input_grad_required(0)) {
-        Array u = Subtract(Multiply(per_channel(ctx.output_grad(1)), gy),
-                           Multiply(scale, Add(Multiply(mean(Multiply(gy, xhat)), ggx),
-                                               Multiply(mean(Multiply(ggx, xhat)), gy))));
+        Array u = Subtract(
+                Multiply(per_channel(ctx.output_grad(1)), gy),
+                Multiply(scale, Add(Multiply(mean(Multiply(gy, xhat)), ggx), Multiply(mean(Multiply(ggx, xhat)), gy))));
         Array gx = Multiply(scale, gy_projected);
         ctx.input_grad(0) = Multiply(inv_std, Subtract(project(u), Multiply(xhat, mean(Multiply(ggx, gx)))));
     }

@@ -16,8 +16,9 @@ namespace {
 void CheckEntries(const char* name, const char* what, const Dims& dims, const Array& x, int64_t min) {
     int nsp = x.ndim() - 2;
     if (dims.size() != nsp) {
-        throw DimensionError{name, ": ", what, " ", dims, " has ", dims.size(), " entries, but x of shape ", x.shape(),
-                             " has ", nsp, " spatial axes"};
+        throw DimensionError{name,      ": ",    what,        " ",
+                             dims,      " has ", dims.size(), " entries, but x of shape ",
+                             x.shape(), " has ", nsp,         " spatial axes"};
     }
     for (int64_t v : dims) {
         if (v < min) {
@@ -42,9 +43,12 @@ Shape PooledShape(const char* name, const Array& x, const Dims& ksize, const Dim
         int64_t extent = x.shape()[d + 2];
         int64_t size = internal::GetConvOutDim(extent, ksize[d], stride[d], pad[d], cover_all);
         if (size < 1) {
-            throw DimensionError{name, ": the window of size ", ksize[d], " does not fit spatial axis ", d,
-                                 " of extent ", extent, " with padding ", pad[d], " (x shape ", x.shape(),
-                                 "); use a smaller ksize or more padding"};
+            throw DimensionError{name,      ": the window of size ",
+                                 ksize[d],  " does not fit spatial axis ",
+                                 d,         " of extent ",
+                                 extent,    " with padding ",
+                                 pad[d],    " (x shape ",
+                                 x.shape(), "); use a smaller ksize or more padding"};
         }
         out.push_back(size);
     }

@@ -43,7 +43,8 @@ Array RunReduce(ReduceOp op, const Array& a, const Axes& axes, bool keepdims, Dt
 void CheckNonEmpty(const Array& a, const Axes& axes, const char* name) {
     for (int8_t ax : axes) {
         if (a.shape()[ax] == 0) {
-            throw DimensionError{name, ": zero-size array (shape ", a.shape(), ") along a reduced axis has no identity"};
+            throw DimensionError{name, ": zero-size array (shape ", a.shape(),
+                                 ") along a reduced axis has no identity"};
         }
     }
     if (axes.empty() && a.GetTotalSize() == 0) {
@@ -133,8 +134,12 @@ Array AMin(const Array& a, const std::optional<Axes>& axes, bool keepdims) {
     return MaxMin(ReduceOp::kMin, a, axes, keepdims, "amin");
 }
 
-Array ArgMax(const Array& a, const std::optional<int8_t>& axis) { return ArgMaxMin(ReduceOp::kArgMax, a, axis, "argmax"); }
-Array ArgMin(const Array& a, const std::optional<int8_t>& axis) { return ArgMaxMin(ReduceOp::kArgMin, a, axis, "argmin"); }
+Array ArgMax(const Array& a, const std::optional<int8_t>& axis) {
+    return ArgMaxMin(ReduceOp::kArgMax, a, axis, "argmax");
+}
+Array ArgMin(const Array& a, const std::optional<int8_t>& axis) {
+    return ArgMaxMin(ReduceOp::kArgMin, a, axis, "argmin");
+}
 
 Array All(const Array& a, const std::optional<Axes>& axes, bool keepdims) {
     return RunReduce(ReduceOp::kAll, a, ResolveAxes(a, axes), keepdims, Dtype::kBool);

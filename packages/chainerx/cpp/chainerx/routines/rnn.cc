@@ -202,8 +202,14 @@ std::string Item(const char* list, size_t i, size_t j) { return internal::MakeMe
 // Every array must have the dtype and device of xs[0].
 void CheckLike(const char* name, const Array& a, const std::string& what, const Array& x0) {
     if (a.dtype() != x0.dtype()) {
-        throw DtypeError{name, ": ", what, " has dtype ", GetDtypeName(a.dtype()), ", expected ",
-                         GetDtypeName(x0.dtype()), " like xs[0]"};
+        throw DtypeError{name,
+                         ": ",
+                         what,
+                         " has dtype ",
+                         GetDtypeName(a.dtype()),
+                         ", expected ",
+                         GetDtypeName(x0.dtype()),
+                         " like xs[0]"};
     }
     CheckEqualDevices(a.device(), x0.device());
 }
@@ -226,25 +232,35 @@ void CheckArguments(const char* name, const Cell& cell, int64_t n_layers, int64_
     for (size_t i = 1; i < xs.size(); ++i) {
         CheckLike(name, xs[i], Item("xs", i), x0);
         if (xs[i].ndim() != 2 || xs[i].shape()[1] != in_size) {
-            throw DimensionError{name, ": xs[", i, "] must have shape (length, ", in_size, ") like xs[0], got ",
+            throw DimensionError{name,         ": xs[", i, "] must have shape (length, ", in_size, ") like xs[0], got ",
                                  xs[i].shape()};
         }
         if (xs[i].shape()[0] > xs[i - 1].shape()[0]) {
-            throw DimensionError{name, ": xs must be sorted by decreasing length, but xs[", i, "] has length ",
-                                 xs[i].shape()[0], " and xs[", i - 1, "] has ", xs[i - 1].shape()[0]};
+            throw DimensionError{name,
+                                 ": xs must be sorted by decreasing length, but xs[",
+                                 i,
+                                 "] has length ",
+                                 xs[i].shape()[0],
+                                 " and xs[",
+                                 i - 1,
+                                 "] has ",
+                                 xs[i - 1].shape()[0]};
         }
     }
     int64_t n_states = n_layers * directions;
     const Array& hx = initial[0];
     if (hx.ndim() != 3 || hx.shape()[0] != n_states || hx.shape()[1] != static_cast<int64_t>(xs.size())) {
-        throw DimensionError{name, ": hx must have shape (", n_states, ", ", xs.size(), ", units) for ", n_layers,
-                             " layer(s) and ", xs.size(), " sequence(s), got ", hx.shape()};
+        throw DimensionError{name,      ": hx must have shape (", n_states,  ", ",
+                             xs.size(), ", units) for ",          n_layers,  " layer(s) and ",
+                             xs.size(), " sequence(s), got ",     hx.shape()};
     }
     for (size_t k = 0; k < initial.size(); ++k) CheckArray(name, initial[k], kStateNames[k], hx.shape(), x0);
     int64_t units = hx.shape()[2];
     if (static_cast<int64_t>(ws.size()) != n_states || static_cast<int64_t>(bs.size()) != n_states) {
-        throw DimensionError{name, ": ws and bs must hold ", n_states, " lists (one per layer and direction), got ",
-                             ws.size(), " and ", bs.size()};
+        throw DimensionError{name,      ": ws and bs must hold ",
+                             n_states,  " lists (one per layer and direction), got ",
+                             ws.size(), " and ",
+                             bs.size()};
     }
     size_t per_layer = static_cast<size_t>(2 * cell.gates);
     for (int64_t s = 0; s < n_states; ++s) {

@@ -24,8 +24,15 @@ void CheckCellPair(const char* name, const Array& c, const Array& x, int64_t n_g
     fits = fits && (smaller_batch_ok ? x.shape()[0] <= c.shape()[0] : x.shape()[0] == c.shape()[0]);
     for (int d = 2; fits && d < c.ndim(); ++d) fits = x.shape()[d] == c.shape()[d];
     if (!fits) {
-        throw DimensionError{name, ": x of shape ", x.shape(), " does not fit the cell state of shape ", c.shape(),
-                             ": x needs ", n_gates, " * ", c.shape()[1],
+        throw DimensionError{name,
+                             ": x of shape ",
+                             x.shape(),
+                             " does not fit the cell state of shape ",
+                             c.shape(),
+                             ": x needs ",
+                             n_gates,
+                             " * ",
+                             c.shape()[1],
                              " channels on axis 1, the state's other axes and ",
                              smaller_batch_ok ? "at most its batch" : "its batch"};
     }
@@ -73,8 +80,15 @@ std::pair<Array, Array> Lstm(const Array& c_prev, const Array& x) {
 
 std::pair<Array, Array> Slstm(const Array& c_prev1, const Array& c_prev2, const Array& x1, const Array& x2) {
     if (c_prev1.shape() != c_prev2.shape() || x1.shape() != x2.shape()) {
-        throw DimensionError{"slstm: c_prev1 and c_prev2 (shapes ", c_prev1.shape(), ", ", c_prev2.shape(),
-                             ") and x1 and x2 (shapes ", x1.shape(), ", ", x2.shape(), ") must have equal shapes"};
+        throw DimensionError{"slstm: c_prev1 and c_prev2 (shapes ",
+                             c_prev1.shape(),
+                             ", ",
+                             c_prev2.shape(),
+                             ") and x1 and x2 (shapes ",
+                             x1.shape(),
+                             ", ",
+                             x2.shape(),
+                             ") must have equal shapes"};
     }
     CheckCellPair("slstm", c_prev1, x1, 4, false);
     CheckCellPair("slstm", c_prev2, x2, 4, false);
