@@ -50,13 +50,15 @@ def batch() -> tuple[np.ndarray, np.ndarray]:
     return x, t
 
 
-def chainer_step():
-    """Return (step, grads): one SGD step, and a function giving the last gradients."""
+def chainer_step(device_spec: str = "@numpy"):
+    """Return (step, grads): one SGD step on ``device_spec`` (``native:0``: Chainer on
+    ChainerX), and a function giving the last gradients as NumPy arrays."""
     import chainer
     import chainer.functions as F
 
-    params = {k: chainer.Parameter(v) for k, v in initial_params().items()}
-    x, t = batch()
+    device = chainer.get_device(device_spec)
+    params = {k: chainer.Parameter(device.send(v)) for k, v in initial_params().items()}
+    x, t = (device.send(a) for a in batch())
     p = params
 
     def loss():
@@ -76,7 +78,7 @@ def chainer_step():
         for param in params.values():
             param.cleargrad()
         loss().backward()
-        return {k: v.grad for k, v in params.items()}
+        return {k: chainer.backend.CpuDevice().send(v.grad) for k, v in params.items()}
 
     return step, grads
 
