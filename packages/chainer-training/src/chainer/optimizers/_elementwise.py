@@ -168,18 +168,17 @@ class ElementwiseRule(UpdateRule):
         return (_update_group, type(self), self.t, hyperparam.parent)
 
 
-def gpu_compute_type(dtype: numpy.dtype) -> type:
-    """The scalar type a GPU kernel computes in: float32 for float16 parameters (their state
-    stays float16, as Chainer's Adam-like rules do), else the parameter's own type."""
+def gpu_compute_types(dtype: numpy.dtype) -> tuple[type, dict[str, str]]:
+    """The scalar type a GPU kernel computes in, and its names in the kernel's source.
+
+    float32 for float16 parameters (their state stays float16, as Chainer's Adam-like rules
+    do), else the parameter's own type. The names: ``P`` for the kernel's scalar parameters
+    (CuPy binds type placeholders from arrays only), ``C`` for its local variables.
+    """
     dtype = numpy.dtype(dtype)
-    return numpy.float32 if dtype == numpy.float16 else dtype.type
-
-
-def gpu_kernel_types(dtype: numpy.dtype) -> dict[str, str]:
-    """Names of :func:`gpu_compute_type` in a CuPy kernel: ``P`` for its scalar parameters
-    (CuPy binds type placeholders from arrays only), ``C`` for its local variables."""
-    compute = numpy.dtype(gpu_compute_type(dtype))
-    return {"P": compute.name, "C": "float" if compute == numpy.float32 else "double"}
+    compute = numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
+    names = {"P": compute.name, "C": "float" if compute == numpy.float32 else "double"}
+    return compute.type, names
 
 
 def check_eps_fits(owner: str, dtype: numpy.dtype, eps: float) -> None:

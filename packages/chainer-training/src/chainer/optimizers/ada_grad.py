@@ -12,8 +12,7 @@ from chainer.optimizers._elementwise import (
     chainerx_kernel_for,
     check_eps_fits,
     default_hyperparam,
-    gpu_compute_type,
-    gpu_kernel_types,
+    gpu_compute_types,
     set_hyperparams,
     step_by_root_mean_square,
     step_by_root_mean_square_chainerx,
@@ -60,7 +59,7 @@ class AdaGradRule(ElementwiseRule):
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam
-        compute, types = gpu_compute_type(param.dtype), gpu_kernel_types(param.dtype)
+        compute, types = gpu_compute_types(param.dtype)
         check_eps_fits(type(self).__name__, compute, hp.eps)
         cuda.elementwise(
             "T grad, {P} lr, {P} eps".format(**types),

@@ -32,8 +32,7 @@ from chainer.optimizers._elementwise import (
     chainerx_kernel_for,
     check_eps_fits,
     default_hyperparam,
-    gpu_compute_type,
-    gpu_kernel_types,
+    gpu_compute_types,
     set_flags,
     set_hyperparams,
     update_moments,
@@ -214,7 +213,7 @@ class AdamRule(ElementwiseRule):
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam
-        compute, types = gpu_compute_type(param.dtype), gpu_kernel_types(param.dtype)
+        compute, types = gpu_compute_types(param.dtype)
         check_eps_fits(type(self).__name__, compute, hp.eps)
         bounds = self._bounds()
         clip = "step = min(upper, max(lower, step));" if bounds is not None else ""

@@ -27,8 +27,7 @@ from chainer.optimizers._elementwise import (
     KernelCall,
     chainerx_kernel_for,
     default_hyperparam,
-    gpu_compute_type,
-    gpu_kernel_types,
+    gpu_compute_types,
     set_hyperparams,
     update_moments,
     update_moments_chainerx,
@@ -140,7 +139,7 @@ class MSVAGRule(ElementwiseRule):
 
     def update_core_gpu(self, param) -> None:
         hp = self.hyperparam
-        compute, types = gpu_compute_type(param.dtype), gpu_kernel_types(param.dtype)
+        compute, types = gpu_compute_types(param.dtype)
         scalars = (hp.lr, 1 - hp.beta, 1 / (1 - math.pow(hp.beta, self.t)), self.rho)
         scalars += (hp.eta, hp.weight_decay_rate)
         cuda.elementwise(
