@@ -199,6 +199,56 @@ class TestGradients:
         assert y2.grad is None  # consumed without retain_grad
         numpy.testing.assert_allclose(host(x.grad), 2 * 6 * a**5)  # accumulated
 
+    def test_retained_output_gradient_is_counted_once(self):
+        a = rand(3)
+        x = Variable(chx(a))
+        y = square(x)
+        y.grad = chx(numpy.full(3, 2.0))
+        y.backward(retain_grad=True)
+        numpy.testing.assert_allclose(host(y.grad), numpy.full(3, 2.0))
+        numpy.testing.assert_allclose(host(x.grad), 4 * a)
+
+    def test_backward_from_a_leaf_keeps_its_gradient(self):
+        x = Variable(chx(rand(3)))
+        x.grad = chx(numpy.full(3, 5.0))
+        x.backward()
+        numpy.testing.assert_allclose(host(x.grad), numpy.full(3, 5.0))
+
+    @pytest.mark.parametrize("fn", [square, lambda v: chainer.functions.identity(v)])
+    def test_double_backprop_reaches_a_gradient_set_by_hand(self, fn):
+        a = rand(3)
+        x = Variable(chx(a))
+        y = fn(x)
+        y.grad = chx(numpy.full(3, 0.5))
+        gy = y.grad_var
+        y.backward(enable_double_backprop=True)
+        gx = x.grad_var
+        assert gx.requires_grad
+        gx.grad = chx(numpy.full(3, 3.0))
+        gx.backward()
+        # gx = gy * d(fn)/dx, so d(gx)/d(gy) * ggx = d(fn)/dx * 3
+        expected = 3 * (2 * a if fn is square else numpy.ones(3))
+        numpy.testing.assert_allclose(host(gy.grad), expected)
+
+    def test_fallback_backward_gets_none_for_an_output_without_gradient(self):
+        seen = []
+
+        class TwoOutputs(FunctionNode):
+            def forward(self, inputs):
+                (x,) = inputs
+                return x * 2, x * 3
+
+            def backward(self, indexes, grad_outputs):
+                seen.append(tuple(g is None for g in grad_outputs))
+                g0, g1 = grad_outputs
+                return (3 * g1,)
+
+        x = Variable(chx(rand(3)))
+        _, y1 = TwoOutputs().apply((x,))
+        _sum(y1).backward()
+        assert seen == [(True, False)]  # None where no gradient flowed, as on NumPy
+        numpy.testing.assert_allclose(host(x.grad), numpy.full(3, 3.0))
+
     def test_scalar_output_starts_from_one_and_others_need_a_grad(self):
         x = Variable(chx(rand(3)))
         _sum(square(x)).backward()

@@ -177,7 +177,7 @@ def _fallback_backward(node, layout, target_indexes, grad_outputs, rin, rout) ->
 
     gys: list[Variable | None] = [None] * n_outputs
     for i, gy in zip(present, grad_outputs, strict=True):
-        if i in differentiable:
+        if i in differentiable and gy is not None:
             gys[i] = as_variable(gy)
     kept = iter(rout)
     retained_outputs = [next(kept) if i in present else None for i in retain_out]
@@ -269,13 +269,19 @@ def backward_many(
         return
     import chainerx
 
+    if enable_double_backprop:  # v7: the gradient differentiates to the given output grads
+        for array in arrays:
+            g = array.grad
+            if g is not None and not g.is_grad_required():
+                g.require_grad()
     with using_config("enable_backprop", enable_double_backprop):
         chainerx.backward(
             arrays, enable_double_backprop=enable_double_backprop, retain_grad=retain_grad
         )
     if not retain_grad:
         for array in arrays:
-            array.cleargrad()
+            if array._has_creator():  # a leaf keeps its gradient
+                array.cleargrad()
 
 
 def grad(

@@ -431,6 +431,8 @@ class Variable:
         _checks.check_grad(self, g)
         array = self._chainerx_grad_target()
         if array is not None:
+            if array.is_backprop_required():  # a view double backprop may put in the graph
+                g = g.view()
             array.set_grad(g)
             self._grad_var = _new_variable(g, True)  # cached for grad_var (same array)
             return

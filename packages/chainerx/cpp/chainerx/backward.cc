@@ -152,8 +152,12 @@ void CheckGradMatches(const OpNode& op, size_t i, const internal::ArrayMeta& met
 // after all ops that consume its outputs.
 class BackwardPass {
 public:
-    BackwardPass(const BackpropId& id, DoubleBackpropOption double_backprop, bool retain_grad)
-        : id_{id}, double_backprop_{double_backprop == DoubleBackpropOption::kEnable}, retain_grad_{retain_grad} {}
+    // into_leaves: the pass ends by adding the leaves' gradients to the ones they hold (Backward).
+    BackwardPass(const BackpropId& id, DoubleBackpropOption double_backprop, bool retain_grad, bool into_leaves)
+        : id_{id},
+          double_backprop_{double_backprop == DoubleBackpropOption::kEnable},
+          retain_grad_{retain_grad},
+          into_leaves_{into_leaves} {}
 
     void Run(const std::vector<Array>& outputs, const std::vector<std::optional<Array>>& grad_outputs,
              const std::vector<std::shared_ptr<ArrayNode>>& targets) {
@@ -189,6 +193,10 @@ private:
         if (grad_output.has_value()) {
             grad = *grad_output;
         } else if (entry->grad != nullptr) {
+            // The output's own gradient: a leaf keeps it as it is (backward adds only what other
+            // outputs give it), an intermediate array's retained gradient is replaced by its total.
+            if (into_leaves_ && entry->node->creator() == nullptr) return;
+            own_grad_seeds_.insert(entry->node.get());
             grad = Array{entry->grad};
         } else {
             grad = OnesLike(output);
@@ -222,7 +230,13 @@ private:
             if (it == grads_.end()) continue;
             output_grads[i] = it->second.second;
             if (retain_grad_) {
-                if (std::shared_ptr<ArrayBody> body = node->body()) AccumulateGradOnBody(*body, id_, output_grads[i]);
+                if (std::shared_ptr<ArrayBody> body = node->body()) {
+                    if (own_grad_seeds_.count(node.get()) == 0) {
+                        AccumulateGradOnBody(*body, id_, output_grads[i]);
+                    } else if (ArrayBody::GraphEntry* entry = body->FindGraph(id_)) {
+                        entry->grad = output_grads[i].body();  // the seed already counted in the total
+                    }
+                }
             }
             // All consumers ran already: the gradient of this intermediate array is final.
             if (targets_.count(node.get()) == 0) grads_.erase(it);
@@ -247,9 +261,11 @@ private:
     BackpropId id_;
     bool double_backprop_;
     bool retain_grad_;
+    bool into_leaves_;
     std::priority_queue<std::shared_ptr<OpNode>, std::vector<std::shared_ptr<OpNode>>, RankLess> queue_;
     std::unordered_set<OpNode*> seen_;
     std::unordered_set<ArrayNode*> targets_;
+    std::unordered_set<ArrayNode*> own_grad_seeds_;
     std::unordered_map<ArrayNode*, std::pair<std::shared_ptr<ArrayNode>, Array>> grads_;
 };
 
@@ -258,7 +274,7 @@ private:
 void Backward(const std::vector<Array>& outputs, const std::optional<BackpropId>& backprop_id,
               DoubleBackpropOption double_backprop, bool retain_grad) {
     BackpropId id = internal::ResolveBackpropId(backprop_id);
-    BackwardPass pass{id, double_backprop, retain_grad};
+    BackwardPass pass{id, double_backprop, retain_grad, true};
     pass.Run(outputs, {}, {});
     for (auto& [raw, node_and_grad] : pass.grads()) {
         const std::shared_ptr<ArrayNode>& node = node_and_grad.first;
@@ -281,7 +297,7 @@ std::vector<std::optional<Array>> Grad(const std::vector<Array>& outputs, const 
         }
         targets.push_back(entry->node);
     }
-    BackwardPass pass{id, double_backprop, retain_grad};
+    BackwardPass pass{id, double_backprop, retain_grad, false};
     pass.Run(outputs, grad_outputs, targets);
     std::vector<std::optional<Array>> result;
     for (size_t i = 0; i < targets.size(); ++i) {

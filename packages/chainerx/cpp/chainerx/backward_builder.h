@@ -25,6 +25,8 @@ public:
 
     // The gradient of output i; zeros when nothing flowed back into it.
     const Array& output_grad(size_t i = 0);
+    // Whether a gradient flowed back into output i (else output_grad(i) makes zeros).
+    bool has_output_grad(size_t i = 0) const { return !output_grads_[i].is_null(); }
     // Whether the gradient of input i is needed (the input is in the graph being walked).
     bool is_input_grad_required(size_t i = 0) const { return op_node_.inputs[i] != nullptr; }
     // The slot to assign the gradient of input i to.

@@ -272,6 +272,15 @@ void InitArray(nb::module_& m) {
             nb::arg("backprop_id") = nb::none(),
             "Whether the array is in the graph (any graph with chainerx.anygraph) and that graph records now.");
     c.def(
+            "_has_creator",
+            [](const Array& a, nb::handle id) {
+                internal::ArrayBody::GraphEntry* entry =
+                        a.body()->FindGraph(internal::ResolveBackpropId(BackpropIdArg(id)));
+                return entry != nullptr && entry->node->creator() != nullptr;
+            },
+            nb::arg("backprop_id") = nb::none(),
+            "Whether the array is the output of a recorded op of the graph (false for a leaf); for Chainer.");
+    c.def(
             "get_grad", [](const Array& a, nb::handle id) { return a.GetGrad(BackpropIdArg(id)); },
             nb::arg("backprop_id") = nb::none(), "The gradient, or None if none was computed.");
     c.def(

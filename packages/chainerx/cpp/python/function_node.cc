@@ -92,7 +92,9 @@ nb::list FunctionNodeForward(nb::handle inputs_obj, const std::vector<Array>& ou
         nb::list target_indexes;
         for (size_t k : targets) target_indexes.append(positions[k]);
         nb::list grad_outputs;
-        for (size_t i = 0; i < n_outputs; ++i) grad_outputs.append(nb::cast(ctx.output_grad(i)));
+        for (size_t i = 0; i < n_outputs; ++i) {  // None where no gradient flowed, as on NumPy
+            grad_outputs.append(ctx.has_output_grad(i) ? nb::cast(ctx.output_grad(i)) : nb::none());
+        }
         nb::list retained_inputs;
         for (const std::optional<Array>& x : kept_inputs) retained_inputs.append(x ? nb::cast(*x) : nb::none());
         nb::list retained_outputs;

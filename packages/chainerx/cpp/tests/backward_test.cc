@@ -46,6 +46,25 @@ TEST(BackwardTest, InitialGradientAndRetainGrad) {
     ExpectAllClose(*x.GetGrad(), {18, 360});
 }
 
+TEST(BackwardTest, RetainedOutputGradientIsNotCountedTwice) {
+    Array x = MakeArray<double>(Shape{2}, {1, 2}).RequireGrad();
+    Array y = Multiply(x, Scalar{2.0});
+    y.SetGrad(MakeArray<double>(Shape{2}, {1, 10}));
+    y.Backward(std::nullopt, DoubleBackpropOption::kDisable, /*retain_grad=*/true);
+    ExpectAllClose(*y.GetGrad(), {1, 10});
+    ExpectAllClose(*x.GetGrad(), {2, 20});
+}
+
+TEST(BackwardTest, BackwardFromALeafKeepsItsGradient) {
+    Array x = MakeArray<double>(Shape{2}, {1, 2}).RequireGrad();
+    x.SetGrad(MakeArray<double>(Shape{2}, {3, 4}));
+    x.Backward();
+    ExpectAllClose(*x.GetGrad(), {3, 4});
+    Array y = Multiply(x, Scalar{2.0});
+    Backward({x, y});  // the leaf's own gradient plus what y gives it
+    ExpectAllClose(*x.GetGrad(), {5, 6});
+}
+
 TEST(BackwardTest, IntermediatesDoNotKeepGradWithoutRetain) {
     Array x = MakeArray<double>(Shape{2}, {1, 2}).RequireGrad();
     Array h = Exp(x);
