@@ -183,3 +183,35 @@ def test_numerical_grad_refuses_arrays_of_mixed_backends():
     y = chainer.get_device("native:0").send(numpy.zeros(1))
     with pytest.raises(RuntimeError, match="arrays of one backend, got chainerx, numpy"):
         gradient_check.numerical_grad(lambda: (x,), (x,), (y,))
+
+
+class _Sqrt(chainer.FunctionNode):
+    """sqrt with an honest gradient, or one that is always NaN."""
+
+    def __init__(self, nan_gradient=False):
+        self.nan_gradient = nan_gradient
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return (numpy.sqrt(inputs[0]),)
+
+    def backward(self, indexes, grad_outputs):
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        if self.nan_gradient:
+            return (gy * numpy.float32(numpy.nan),)
+        return (gy * 0.5 * x**-0.5,)
+
+
+def test_nan_against_nan_matches_as_in_v7():
+    x = _f32(-1, -4)  # sqrt is NaN there, and so are both derivatives
+    with numpy.errstate(invalid="ignore", divide="ignore"):
+        gradient_check.check_backward(lambda a: _Sqrt().apply((a,)), x, _f32(1, 1))
+
+
+def test_a_nan_gradient_where_the_numbers_are_finite_still_fails():
+    x = _f32(1, 4)
+    with pytest.raises(AssertionError, match="analytical: nan"):
+        gradient_check.check_backward(
+            lambda a: _Sqrt(nan_gradient=True).apply((a,)), x, _f32(1, 1)
+        )

@@ -7,6 +7,7 @@ passes), and it still catches any wrong component with probability one.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy
@@ -320,7 +321,7 @@ def check_backward(
     for g, d in zip(analytic, directions):
         if g is not None:
             analytical += float((_to_float64(_to_host(g.array)) * d).sum())
-    if not abs(numerical - analytical) <= atol + rtol * abs(numerical):
+    if not _matches(numerical, analytical, atol, rtol):
         details = "\n".join(
             f"  input {i}: shape={t.shape} dtype={t.dtype}" for i, t in enumerate(targets)
         )
@@ -332,6 +333,14 @@ def check_backward(
             f"{atol + rtol * abs(numerical)!r} (eps={eps}, atol={atol}, rtol={rtol})\n"
             f"{details}"
         )
+
+
+def _matches(numerical: float, analytical: float, atol: float, rtol: float) -> bool:
+    """Within the tolerance; NaN against NaN and an infinity against the same infinity match
+    too, as in v7 (whose comparison was NumPy's ``assert_allclose``)."""
+    if numerical == analytical or (math.isnan(numerical) and math.isnan(analytical)):
+        return True
+    return abs(numerical - analytical) <= atol + rtol * abs(numerical)
 
 
 def _to_host(array):
