@@ -37,7 +37,8 @@ def _lstm_ref(c_prev, x):
 def _slstm_ref(c1, c2, x1, x2):
     a1, i1, f1, o1 = _interleaved(x1, 4)
     a2, i2, f2, o2 = _interleaved(x2, 4)
-    c = numpy.tanh(a1 + a2) * _sigmoid(i1 + i2) + _sigmoid(f1) * c1 + _sigmoid(f2) * c2
+    c = numpy.tanh(a1) * _sigmoid(i1) + numpy.tanh(a2) * _sigmoid(i2)
+    c += _sigmoid(f1) * c1 + _sigmoid(f2) * c2
     return c, _sigmoid(o1 + o2) * numpy.tanh(c)
 
 

@@ -181,6 +181,15 @@ TEST_F(LapackTest, QrModes) {
     }
 }
 
+TEST_F(LapackTest, CompleteQrOfAnEmptyTallMatrixIsTheIdentity) {
+    // q's columns past a's are workspace that LAPACKE checks for NaN: they must be initialized.
+    for (int i = 0; i < 20; ++i) {
+        std::vector<Array> complete = Qr(Zeros(Shape{3, 0}, Dtype::kFloat64), QrMode::kComplete);
+        ExpectAllClose(complete[0], {1, 0, 0, 0, 1, 0, 0, 0, 1}, 0);
+        EXPECT_EQ(complete[1].shape(), (Shape{3, 0}));
+    }
+}
+
 TEST_F(LapackTest, SvdOfAKnownMatrix) {
     Array a = Matrix(3, 2, {3, 0, 0, -2, 0, 0});
     std::vector<Array> full = Svd(a);

@@ -62,7 +62,8 @@ TEST(RnnCellsTest, Slstm) {
     std::vector<double> x2{-0.2, 0.3, 0.6, -1.5};
     auto [c, h] = Slstm(MakeArray<double>(Shape{1, 1}, {0.3}), MakeArray<double>(Shape{1, 1}, {-0.8}),
                         MakeArray<double>(Shape{1, 4}, x1), MakeArray<double>(Shape{1, 4}, x2));
-    double ce = std::tanh(x1[0] + x2[0]) * Sig(x1[1] + x2[1]) + Sig(x1[2]) * 0.3 + Sig(x2[2]) * -0.8;
+    // Each input's gates are activated on their own, as in Chainer's F.slstm.
+    double ce = std::tanh(x1[0]) * Sig(x1[1]) + std::tanh(x2[0]) * Sig(x2[1]) + Sig(x1[2]) * 0.3 + Sig(x2[2]) * -0.8;
     ExpectAllClose(c, {ce}, 1e-12);
     ExpectAllClose(h, {Sig(x1[3] + x2[3]) * std::tanh(ce)}, 1e-12);
     Array c2 = MakeArray<double>(Shape{2, 1}, {0.1, -0.2});

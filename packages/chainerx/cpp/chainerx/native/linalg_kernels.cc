@@ -275,11 +275,13 @@ Array EmptyColumnMajor(int64_t rows, int64_t cols, Dtype dtype, Device& device) 
 }
 
 // A column-major copy of a for LAPACK to overwrite, `cols` >= a's columns wide (the columns
-// past a's left uninitialized). Its leading dimension is a's number of rows.
+// past a's are zeros: LAPACKE's NaN check reads them). Its leading dimension is a's number of rows.
 Array ColumnMajorCopy(const Array& a, int64_t cols) {
     Array buffer = EmptyColumnMajor(a.shape()[0], cols, a.dtype(), a.device());
     Array head = internal::MakeViewOf(buffer, a.shape(), buffer.strides(), buffer.offset());
     a.device().backend().CallKernel<CopyKernel>(a, head);
+    int64_t filled = a.GetNBytes();
+    std::memset(static_cast<char*>(buffer.raw_data()) + filled, 0, buffer.GetNBytes() - filled);
     return buffer;
 }
 

@@ -54,11 +54,12 @@ std::vector<Array> ExtractGates(const Array& x, int64_t n_gates, bool interleave
     return gates;
 }
 
-// The update all the cells share, from gate pre-activations: c = tanh(a) sigmoid(i) +
-// sum_k sigmoid(f_k) c_k and h = sigmoid(o) tanh(c).
-std::pair<Array, Array> CellUpdate(const Array& a, const Array& i, const Array& o, const std::vector<Array>& fs,
-                                   const std::vector<Array>& cs) {
-    Array c = Multiply(Tanh(a), Sigmoid(i));
+// The update all the cells share, from gate pre-activations: c = sum_j tanh(a_j) sigmoid(i_j) +
+// sum_k sigmoid(f_k) c_k and h = sigmoid(o) tanh(c) (one a and i but for slstm's two inputs).
+std::pair<Array, Array> CellUpdate(const std::vector<Array>& as, const std::vector<Array>& is, const Array& o,
+                                   const std::vector<Array>& fs, const std::vector<Array>& cs) {
+    Array c = Multiply(Tanh(as[0]), Sigmoid(is[0]));
+    for (size_t j = 1; j < as.size(); ++j) c = Add(c, Multiply(Tanh(as[j]), Sigmoid(is[j])));
     for (size_t k = 0; k < fs.size(); ++k) c = Add(c, Multiply(Sigmoid(fs[k]), cs[k]));
     Array h = Multiply(Sigmoid(o), Tanh(c));
     return {c, h};
@@ -72,7 +73,7 @@ std::pair<Array, Array> Lstm(const Array& c_prev, const Array& x) {
     int64_t batch = x.shape()[0];
     int64_t full = c_prev.shape()[0];
     Array c_head = batch == full ? c_prev : internal::AxisSlice(c_prev, 0, 0, batch);
-    auto [c, h] = CellUpdate(g[0], g[1], g[3], {g[2]}, {c_head});
+    auto [c, h] = CellUpdate({g[0]}, {g[1]}, g[3], {g[2]}, {c_head});
     // Rows past x's batch (shorter sequences already ended) keep their state.
     if (batch < full) c = Concatenate({c, internal::AxisSlice(c_prev, 0, batch, full)}, 0);
     return {c, h};
@@ -94,7 +95,7 @@ std::pair<Array, Array> Slstm(const Array& c_prev1, const Array& c_prev2, const 
     CheckCellPair("slstm", c_prev2, x2, 4, false);
     std::vector<Array> g1 = ExtractGates(x1, 4, true);
     std::vector<Array> g2 = ExtractGates(x2, 4, true);
-    return CellUpdate(Add(g1[0], g2[0]), Add(g1[1], g2[1]), Add(g1[3], g2[3]), {g1[2], g2[2]}, {c_prev1, c_prev2});
+    return CellUpdate({g1[0], g2[0]}, {g1[1], g2[1]}, Add(g1[3], g2[3]), {g1[2], g2[2]}, {c_prev1, c_prev2});
 }
 
 std::pair<Array, Array> TreeLstm(const std::vector<Array>& inputs) {
@@ -113,7 +114,7 @@ std::pair<Array, Array> TreeLstm(const std::vector<Array>& inputs) {
         CheckCellPair("tree_lstm", c, x, n_gates, false);
     }
     std::vector<Array> g = ExtractGates(x, n_gates, false);
-    return CellUpdate(g[0], g[1], g[2], std::vector<Array>(g.begin() + 3, g.end()), cs);
+    return CellUpdate({g[0]}, {g[1]}, g[2], std::vector<Array>(g.begin() + 3, g.end()), cs);
 }
 
 }  // namespace chainerx

@@ -89,19 +89,6 @@ def cell_forward(xp, inputs: list, o, fs: list, cs: list) -> tuple:
     return c, h
 
 
-def chainerx_cell(inputs: list, o, fs: list, cs: list) -> tuple:
-    """:func:`cell_forward` on ChainerX arrays with differentiable routines (no in-place)."""
-    import chainerx
-
-    c = None
-    for a, i in inputs:
-        term = chainerx.tanh(a) * chainerx.sigmoid(i)
-        c = term if c is None else c + term
-    for f, c_prev in zip(fs, cs):
-        c = c + chainerx.sigmoid(f) * c_prev
-    return c, chainerx.sigmoid(o) * chainerx.tanh(c)
-
-
 def cell_backward(inputs: list, o, fs: list, cs: list, gc, gh) -> tuple:
     """Gradients of the pre-activation gates and of the previous cells, as variables.
 

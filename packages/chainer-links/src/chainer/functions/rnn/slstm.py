@@ -41,14 +41,9 @@ class SLSTM(FunctionNode):
         )
 
     def forward_chainerx(self, inputs: tuple) -> tuple:
-        # Composed here: chainerx.slstm activates the summed gates, tanh(a1 + a2) *
-        # sigmoid(i1 + i2), where Chainer adds tanh(a1) * sigmoid(i1) + tanh(a2) * sigmoid(i2).
-        c_prev1, c_prev2, x1, x2 = inputs
-        a1, i1, f1, o1 = _lstm_cell.split_gate_arrays(x1, 4)
-        a2, i2, f2, o2 = _lstm_cell.split_gate_arrays(x2, 4)
-        return _lstm_cell.chainerx_cell(
-            [(a1, i1), (a2, i2)], o1 + o2, [f1, f2], [c_prev1, c_prev2]
-        )
+        import chainerx
+
+        return tuple(chainerx.slstm(*inputs))
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return _gradients(*self.get_retained_inputs(), *grad_outputs, indexes)
