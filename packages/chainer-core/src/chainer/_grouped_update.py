@@ -24,33 +24,48 @@ _BASE_METHODS = ("update", "_prepare", "_run_hooks_and_core", "update_core")
 _INSTANCE_OVERRIDES = frozenset((*_BASE_METHODS, "update_core_cpu"))
 
 
-def update_params(params: Iterable[Parameter]) -> None:
-    """Update each parameter with its rule, grouping the parameters whose rules allow it."""
+def update_params(params: Iterable[Parameter]) -> bool:
+    """Update each parameter with its rule, grouping the parameters whose rules allow it.
+
+    Returns whether every update ran grouped (no ``param.update()``, hence no code of a rule
+    or parameter subclass and no hook, was called).
+    """
     pending: dict[tuple, list[Parameter]] = {}
     plain_classes: dict[type, bool] = {}  # checked once per call
+    only_grouped = True
     for param in params:
         rule = param.update_rule
         key = None
-        if type(param).update is Parameter.update and "update" not in param.__dict__:
+        param_class = type(param)
+        plain = plain_classes.get(param_class)
+        if plain is None:
+            plain = plain_classes[param_class] = _runs_parameter_machinery(param_class)
+        if plain and "update" not in param.__dict__:
             if rule is None:
                 continue  # Parameter.update does nothing
             cls = type(rule)
             plain = plain_classes.get(cls)
             if plain is None:
                 plain = plain_classes[cls] = _runs_base_machinery(cls)
-            if plain and not rule.__dict__.keys() & _INSTANCE_OVERRIDES:
+            if plain and _INSTANCE_OVERRIDES.isdisjoint(rule.__dict__):
                 if not rule.enabled:
                     continue  # UpdateRule.update does nothing
-                if param.grad is not None:
-                    key = rule._group_key(param)
+                key = rule._group_key(param)
         if key is not None:
             pending.setdefault(key, []).append(param)
             continue
         if pending:
             _flush(pending)
+        only_grouped = False
         param.update()
     if pending:
         _flush(pending)
+    return only_grouped
+
+
+def _runs_parameter_machinery(cls: type) -> bool:
+    # ``update`` and ``grad`` as Parameter has them: the key may read the gradient directly.
+    return cls.update is Parameter.update and cls.grad is Parameter.grad
 
 
 def _runs_base_machinery(cls: type) -> bool:
@@ -70,13 +85,18 @@ def runs_plain_cpu_update(rule: UpdateRule, param: Parameter) -> bool:
     the class or the instance).
 
     That is: no hooks, no float32 master copy, and NumPy arrays for the parameter, its
-    gradient and every state entry.
+    gradient (``None`` is no gradient: ``update`` would do nothing) and every state entry.
     """
     if rule._pre_update_hooks or rule._post_update_hooks:
         return False
-    if rule._use_fp32_update and param.dtype == numpy.float16:
+    array = param._array
+    if type(array) is not numpy.ndarray:
         return False
-    if type(param._array) is not numpy.ndarray or type(param.grad) is not numpy.ndarray:
+    if rule._use_fp32_update and array.dtype == numpy.float16:
+        return False
+    # ``param.grad`` of a Parameter over a NumPy array.
+    grad_var = param._grad_var
+    if grad_var is None or type(grad_var._array) is not numpy.ndarray:
         return False
     state = rule._state
     if state is not None:

@@ -94,6 +94,8 @@ class ElementwiseRule(UpdateRule):
     is_elementwise = True
     #: The pack of a grouped update whose flat arrays hold this rule's state (``_grouped``).
     _pack = None
+    #: The plan of the grouped update of the group this rule comes first in (``_grouped``).
+    _group_plan = None
 
     def __init__(
         self,
@@ -112,9 +114,11 @@ class ElementwiseRule(UpdateRule):
         )
 
     def __getstate__(self) -> dict:
-        # A pack holds the other rules of its group: never pickled or copied with this one.
+        # A pack or plan holds the other rules of its group: never pickled or copied with
+        # this one.
         state = self.__dict__.copy()
         state.pop("_pack", None)
+        state.pop("_group_plan", None)
         return state
 
     def _kernel_call(self) -> KernelCall:

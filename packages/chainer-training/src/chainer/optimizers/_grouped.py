@@ -1,22 +1,26 @@
-"""Grouped ("foreach") CPU updates: one kernel run over many parameters of one dtype.
+"""Grouped ("foreach") CPU updates: one driver call for many parameters of one kind.
 
 :func:`update_group` updates parameters whose rules share a group key (same rule class, same
 ``t``, every hyperparameter read from the same parent; see ``ElementwiseRule._group_key``).
-The kernel scalars are computed once. Small parameters (up to :data:`PACKED_PARAM_SIZE`
-elements) are then *packed*: their rules' state entries become views into one flat array per
-state key (kept from step to step), their gradients are gathered into one flat buffer, and
-the kernel runs once over the whole pack, so an Adam step over many small parameters is
-about a dozen NumPy calls plus one per parameter instead of a dozen per parameter. Kernels
-only update the parameter in place (``param -= x``, ``param += x``, ``param *= s``);
-:class:`_Segments` applies each such operation to every packed parameter with its slice of
-``x``. Every element goes through the same operations in the same order as on the
-per-parameter path, so the results are bitwise equal.
+The kernel scalars are computed once. How each parameter is updated is worked out once and
+kept from step to step in a :class:`_Plan` (checked at every step, see :meth:`_Plan.fits`):
 
-A pack is checked at every step: the same rules in the same order, each state entry still
-the view it was given (a state replaced by hand, loaded into a rule without state, copied or
-unpickled makes a new pack, copying the values). Other parameters (float16 staging,
-non-contiguous arrays, larger arrays) run the per-parameter kernel call,
-:func:`~chainer.optimizers._chunks.update_in_chunks`.
+- *Packed*: for kernels with state, parameters of up to :data:`PACKED_PARAM_SIZE` elements.
+  Their rules' state entries become views into one flat array per state key (kept from step
+  to step), their gradients are gathered into one flat buffer, and the kernel runs once over
+  the whole pack, so an Adam step over many small parameters is about a dozen NumPy calls plus
+  one per parameter instead of a dozen per parameter. Kernels only update the parameter in
+  place (``param -= x``, ``param += x``, ``param *= s``); :class:`_Segments` applies each
+  such operation to every packed parameter with its slice of ``x``.
+- *Direct*: contiguous float32/float64 arrays of up to
+  :data:`~chainer.optimizers._chunks.SINGLE_CALL_SIZE` elements (every parameter of a
+  stateless kernel such as SGD's, where packing would only add the gathering copy): one kernel
+  call on the arrays with scratch views made once.
+- Every other parameter (float16 staging, non-contiguous arrays, larger arrays) runs
+  :func:`~chainer.optimizers._chunks.update_in_chunks`.
+
+Every element goes through the same operations in the same order as on the per-parameter
+path, so the results are bitwise equal.
 """
 
 from __future__ import annotations
@@ -51,51 +55,128 @@ def update_group(params: list) -> None:
         if rule._state is None:
             rule._prepare(param)
     kernel, keys, n_scratch, scalars = rules[0]._kernel_call()
-    runs: dict[numpy.dtype, list] = {}
-    for rule, param in zip(rules, params):
-        state = [rule._state[key] for key in keys]
-        array = param.array
-        if array.size <= PACKED_PARAM_SIZE and _packable(array, param.grad, state):
-            run = runs.setdefault(array.dtype, [[], 0])
-            if run[1] + array.size > SINGLE_CALL_SIZE:
-                _update_packed(run[0], kernel, keys, n_scratch, scalars)
-                run[:] = [[], 0]
-            run[0].append((rule, param))
-            run[1] += array.size
-        else:
-            update_in_chunks(kernel, array, param.grad, state, n_scratch, *scalars)
-    for members, _ in runs.values():
-        _update_packed(members, kernel, keys, n_scratch, scalars)
+    plan = rules[0]._group_plan
+    if plan is None or not plan.fits(rules, params, keys, n_scratch):
+        plan = rules[0]._group_plan = _Plan(rules, params, keys, n_scratch)
+    # The rule's key found NumPy arrays, so this is ``param.grad``.
+    plan.run([param._grad_var._array for param in params], kernel, scalars)
 
 
-def _packable(array, grad, state) -> bool:
+def _fits_one_call(array, state) -> bool:
+    """Whether one kernel call on the whole arrays is what ``update_in_chunks`` would make."""
     dtype = array.dtype
-    if dtype not in _PACKED_DTYPES or grad.dtype != dtype or not array.flags.c_contiguous:
+    if dtype not in _PACKED_DTYPES or not array.flags.c_contiguous:
         return False
     shape = array.shape
     for value in state:
         if value.dtype != dtype or value.shape != shape or not value.flags.c_contiguous:
             return False
-    return True
+    return array.size <= SINGLE_CALL_SIZE
 
 
-def _update_packed(members, kernel, keys, n_scratch, scalars) -> None:
-    arrays = [param.array for _, param in members]
-    if len({id(array) for array in arrays}) < len(members) or len(members) == 1:
-        # One member, or parameters sharing one array: a pack would interleave their
-        # updates operation by operation instead of running them one after the other.
-        for rule, param in members:
+class _Plan:
+    """How each parameter of a group is updated, with the arrays that decided it."""
+
+    __slots__ = (
+        "arrays",
+        "chunked",
+        "direct",
+        "keys",
+        "n_scratch",
+        "packs",
+        "pools",
+        "rules",
+        "states",
+    )
+
+    def __init__(self, rules, params, keys, n_scratch) -> None:
+        self.rules = rules
+        self.keys = keys
+        self.n_scratch = n_scratch
+        self.arrays = [param._array for param in params]
+        self.pools: dict[numpy.dtype, list] = {}
+        self.direct: list[tuple] = []
+        self.chunked: list[tuple] = []
+        self.packs: list[_Pack] = []
+        shared = len({id(array) for array in self.arrays}) < len(self.arrays)
+        runs: dict[numpy.dtype, list] = {}
+        singles = []
+        for index, (rule, array) in enumerate(zip(rules, self.arrays)):
             state = tuple(rule._state[key] for key in keys)
-            update_in_chunks(kernel, param.array, param.grad, state, n_scratch, *scalars)
-        return
-    pack = _current_pack(members, keys)
-    size = pack.size
-    buffers = scratch_buffers(pack.dtype, n_scratch + 1)
-    grad = buffers[n_scratch][:size]
-    numpy.concatenate([param.grad.reshape(-1) for _, param in members], out=grad)
-    params = _Segments([array.reshape(-1) for array in arrays], pack.bounds)
-    scratch = [buffer[:size] for buffer in buffers[:n_scratch]]
-    kernel(params, grad, *pack.flats, *scratch, *scalars)
+            if not _fits_one_call(array, state):
+                self.chunked.append((index, array, state))
+            elif not keys or shared or array.size > PACKED_PARAM_SIZE:
+                # Parameters sharing one array: a pack would interleave their updates
+                # operation by operation instead of running them one after the other.
+                singles.append(index)
+            else:
+                run = runs.setdefault(array.dtype, [[], 0])
+                if run[1] + array.size > SINGLE_CALL_SIZE:
+                    self._add_pack(run[0], singles)
+                    run[:] = [[], 0]
+                run[0].append(index)
+                run[1] += array.size
+        for members, _ in runs.values():
+            self._add_pack(members, singles)
+        for index in singles:
+            array = self.arrays[index]
+            state = tuple(rules[index]._state[key] for key in keys)
+            pool = self._pool(array.dtype)[:n_scratch]
+            scratch = [buffer[: array.size].reshape(array.shape) for buffer in pool]
+            self.direct.append((index, array, state, scratch))
+        # Recorded last: packing replaced the packed rules' state entries by views.
+        self.states = [tuple(rule._state[key] for key in keys) for rule in rules]
+
+    def _pool(self, dtype) -> list:
+        pool = self.pools.get(dtype)
+        if pool is None:
+            pool = self.pools[dtype] = scratch_buffers(dtype, self.n_scratch + 1)
+        return pool
+
+    def _add_pack(self, members, singles) -> None:
+        if len(members) == 1:
+            singles.extend(members)
+            return
+        rules = [self.rules[index] for index in members]
+        arrays = [self.arrays[index] for index in members]
+        pack = rules[0]._pack
+        if pack is None or not pack.holds(rules, self.keys):
+            pack = _Pack(rules, arrays, self.keys)
+        self.packs.append(_PackRun(pack, members, arrays, self._pool(pack.dtype)))
+
+    def fits(self, rules, params, keys, n_scratch) -> bool:
+        """Whether this plan still describes these rules, parameters, states and buffers."""
+        if rules != self.rules or keys != self.keys or n_scratch != self.n_scratch:
+            return False
+        for param, array in zip(params, self.arrays):
+            if param._array is not array:
+                return False
+        if keys:
+            for rule, recorded in zip(rules, self.states):
+                # Each state entry must be the one recorded (the pack's view, if packed).
+                state = rule._state
+                for key, value in zip(keys, recorded):
+                    if state[key] is not value:
+                        return False
+        for dtype, pool in self.pools.items():
+            if any(a is not b for a, b in zip(scratch_buffers(dtype, len(pool)), pool)):
+                return False  # another thread's buffers
+        return True
+
+    def run(self, grads, kernel, scalars) -> None:
+        """Apply ``kernel`` to every parameter of the group, given their gradients."""
+        n_scratch = self.n_scratch
+        for index, array, state, scratch in self.direct:
+            grad = grads[index]
+            dtype = grad.dtype
+            if dtype is array.dtype or dtype == array.dtype:
+                kernel(array, grad, *state, *scratch, *scalars)
+            else:
+                update_in_chunks(kernel, array, grad, state, n_scratch, *scalars)
+        for index, array, state in self.chunked:
+            update_in_chunks(kernel, array, grads[index], state, n_scratch, *scalars)
+        for pack_run in self.packs:
+            pack_run.run(grads, kernel, n_scratch, scalars)
 
 
 class _Pack:
@@ -103,9 +184,8 @@ class _Pack:
 
     __slots__ = ("bounds", "dtype", "flats", "keys", "rules", "size", "views")
 
-    def __init__(self, members, keys) -> None:
-        arrays = [param.array for _, param in members]
-        self.rules = [rule for rule, _ in members]
+    def __init__(self, rules, arrays, keys) -> None:
+        self.rules = rules
         self.keys = keys
         self.dtype = arrays[0].dtype
         stops = numpy.cumsum([a.size for a in arrays]).tolist()
@@ -113,7 +193,7 @@ class _Pack:
         self.size = stops[-1]
         self.flats = [numpy.empty(self.size, self.dtype) for _ in keys]
         self.views = []
-        for rule, array, (start, stop) in zip(self.rules, arrays, self.bounds):
+        for rule, array, (start, stop) in zip(rules, arrays, self.bounds):
             views = []
             for key, flat in zip(keys, self.flats):
                 view = flat[start:stop].reshape(array.shape)
@@ -123,25 +203,46 @@ class _Pack:
             self.views.append(views)
             rule._pack = self
 
-    def holds(self, members, keys) -> bool:
+    def holds(self, rules, keys) -> bool:
         """Whether this pack still is the state of exactly these rules, in this order."""
-        if keys != self.keys or len(members) != len(self.rules):
+        if keys != self.keys or rules != self.rules:
             return False
-        for (rule, _), own, views in zip(members, self.rules, self.views):
-            if rule is not own:
-                return False
+        for rule, views in zip(rules, self.views):
             state = rule._state
-            for key, view, flat in zip(keys, views, self.flats):
-                if state[key] is not view or view.base is not flat:
+            for key, view in zip(keys, views):
+                if state[key] is not view:
                     return False
         return True
 
 
-def _current_pack(members, keys) -> _Pack:
-    pack = members[0][0]._pack
-    if pack is None or not pack.holds(members, keys):
-        pack = _Pack(members, keys)
-    return pack
+class _PackRun:
+    """A pack in a plan: its members' gradients are gathered and the kernel runs once."""
+
+    __slots__ = ("arrays", "grad", "members", "pack", "scratch", "segments")
+
+    def __init__(self, pack, members, arrays, pool) -> None:
+        self.pack = pack
+        self.members = members
+        self.arrays = arrays
+        size = pack.size
+        self.segments = _Segments([array.reshape(-1) for array in arrays], pack.bounds)
+        self.scratch = [buffer[:size] for buffer in pool[:-1]]
+        self.grad = pool[-1][:size]
+
+    def run(self, grads, kernel, n_scratch, scalars) -> None:
+        members = [grads[index] for index in self.members]
+        dtype = self.pack.dtype
+        for grad in members:
+            if grad.dtype != dtype:
+                self._run_each(members, kernel, n_scratch, scalars)
+                return
+        numpy.concatenate([grad.reshape(-1) for grad in members], out=self.grad)
+        kernel(self.segments, self.grad, *self.pack.flats, *self.scratch, *scalars)
+
+    def _run_each(self, grads, kernel, n_scratch, scalars) -> None:
+        # A gradient of another dtype is staged by the per-parameter kernel driver.
+        for array, grad, views in zip(self.arrays, grads, self.pack.views):
+            update_in_chunks(kernel, array, grad, tuple(views), n_scratch, *scalars)
 
 
 class _Segments:
