@@ -17,15 +17,14 @@ from typing import Any
 
 import numpy
 
+from chainer import _variable_checks
 from chainer._grouped_update import runs_plain_cpu_update
 from chainer.optimizer import Hyperparameter, UpdateRule
 from chainer.optimizers._chunks import KernelCall, update_in_chunks
 from chainer.optimizers._grouped import update_group as _update_group
-
-#: ChainerX twins of CPU kernels, keyed by the CPU kernel (see :func:`chainerx_kernel_for`).
-_CHAINERX_KERNELS: dict[Callable[..., None], Callable[..., None]] = {}
-#: Dtypes updated by a ChainerX twin; float16 runs the CPU kernel, which computes in float32.
-_CHAINERX_KERNEL_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+from chainer.optimizers._grouped_chainerx import CHAINERX_KERNEL_DTYPES as _CHAINERX_KERNEL_DTYPES
+from chainer.optimizers._grouped_chainerx import CHAINERX_KERNELS as _CHAINERX_KERNELS
+from chainer.optimizers._grouped_chainerx import chainerx_group_key
 
 
 def chainerx_kernel_for(cpu_kernel: Callable[..., None]) -> Callable:
@@ -161,15 +160,24 @@ class ElementwiseRule(UpdateRule):
     def _group_key(self, param) -> Hashable | None:
         # Rules of one class at one ``t`` that read every hyperparameter from the same parent
         # compute the same kernel scalars, so one computation serves the whole group.
+        cls = type(self)
         hyperparam = self.hyperparam
         if (
             len(hyperparam.__dict__) != 1
-            or type(self).update_core_cpu is not ElementwiseRule.update_core_cpu
-            or type(self)._kernel_call is ElementwiseRule._kernel_call
-            or not runs_plain_cpu_update(self, param)
+            or cls.update_core_cpu is not ElementwiseRule.update_core_cpu
+            or cls._kernel_call is ElementwiseRule._kernel_call
         ):
             return None
-        return (_update_group, type(self), self.t, hyperparam.parent)
+        if type(param._array) is numpy.ndarray:
+            if not runs_plain_cpu_update(self, param):
+                return None
+            return (_update_group, cls, self.t, hyperparam.parent)
+        if (
+            cls.update_core_chainerx is ElementwiseRule.update_core_chainerx
+            and _variable_checks.is_chainerx_array(param._array)
+        ):
+            return chainerx_group_key(self, param, (cls, self.t, hyperparam.parent))
+        return None
 
 
 def gpu_compute_types(dtype: numpy.dtype) -> tuple[type, dict[str, str]]:
