@@ -272,7 +272,11 @@ class Link(DeviceResident):
         for link in _link_tree.walk_links(self):
             attrs = link.__dict__
             for name in link._params:
-                attrs[name].cleargrad()
+                param = attrs[name]
+                if type(param) is Parameter and type(param._array) is numpy.ndarray:
+                    param._grad_var = None  # all that Parameter.cleargrad does here
+                else:
+                    param.cleargrad()
 
     def zerograds(self) -> None:
         """Fill the gradient of every initialized parameter with zeros.
