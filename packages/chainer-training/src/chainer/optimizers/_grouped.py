@@ -28,7 +28,12 @@ from __future__ import annotations
 import numpy
 
 from chainer._update_rule import unscale_grad
-from chainer.optimizers._chunks import SINGLE_CALL_SIZE, scratch_buffers, update_in_chunks
+from chainer.optimizers._chunks import (
+    SINGLE_CALL_SIZE,
+    scratch_buffers,
+    scratch_pools,
+    update_in_chunks,
+)
 
 _PACKED_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
@@ -42,7 +47,9 @@ PACKED_PARAM_SIZE = 1 << 14
 def update_group(params: list) -> None:
     """Update parameters whose rules share a group key, as ``param.update()`` would each."""
     rules = [param.update_rule for param in params]
-    if len({id(rule) for rule in rules}) != len(rules):
+    plan = rules[0]._group_plan
+    # A plan's rules are distinct; else check.
+    if (plan is None or rules != plan.rules) and len({id(rule) for rule in rules}) != len(rules):
         # A parameter listed twice (a link registered under two names) is updated twice, each
         # update at its own ``t``: only the per-parameter path does that.
         for param in params:
@@ -55,7 +62,6 @@ def update_group(params: list) -> None:
         if rule._state is None:
             rule._prepare(param)
     kernel, keys, n_scratch, scalars = rules[0]._kernel_call()
-    plan = rules[0]._group_plan
     if plan is None or not plan.fits(rules, params, keys, n_scratch):
         plan = rules[0]._group_plan = _Plan(rules, params, keys, n_scratch)
     # The rule's key found NumPy arrays, so this is ``param.grad``.
@@ -87,6 +93,7 @@ class _Plan:
         "pools",
         "rules",
         "states",
+        "thread_pools",
     )
 
     def __init__(self, rules, params, keys, n_scratch) -> None:
@@ -94,6 +101,7 @@ class _Plan:
         self.keys = keys
         self.n_scratch = n_scratch
         self.arrays = [param._array for param in params]
+        self.thread_pools = scratch_pools()
         self.pools: dict[numpy.dtype, list] = {}
         self.direct: list[tuple] = []
         self.chunked: list[tuple] = []
@@ -158,10 +166,7 @@ class _Plan:
                 for key, value in zip(keys, recorded):
                     if state[key] is not value:
                         return False
-        for dtype, pool in self.pools.items():
-            if any(a is not b for a, b in zip(scratch_buffers(dtype, len(pool)), pool)):
-                return False  # another thread's buffers
-        return True
+        return self.thread_pools is scratch_pools()  # else another thread's buffers
 
     def run(self, grads, kernel, scalars) -> None:
         """Apply ``kernel`` to every parameter of the group, given their gradients."""
