@@ -1,27 +1,30 @@
 """Grouped ("foreach") parameter updates: one driver call for many parameters of one kind.
 
-``GradientMethod.update`` updates every parameter through :func:`update_params`. A rule whose
-update is plain (see :func:`runs_plain_cpu_update`) and whose class offers a grouped driver
-returns a *group key* from ``UpdateRule._group_key``; parameters with equal keys are updated
-by one call of the driver (the first item of the key), which computes the hyperparameter-derived
-scalars once and skips the per-parameter dispatch. The driver must leave parameters, states and
-``t`` exactly as ``param.update()`` would. Every other parameter is updated by
-``param.update()`` in its place in the order, after the pending groups are flushed, so the
-effects any hook can observe happen in the same order as without grouping.
+``GradientMethod.update`` updates every parameter through :func:`update_params`. A rule that
+runs UpdateRule's update machinery (not overridden by its class or the instance), on a
+parameter that runs Parameter's, may return a *group key* from ``UpdateRule._group_key``
+where its update is plain enough for a grouped driver; parameters with equal keys are updated
+by one call of the driver (the first item of the key), which computes the
+hyperparameter-derived scalars once and skips the per-parameter dispatch. The driver must
+leave parameters, states and ``t`` exactly as ``param.update()`` would. Every other parameter
+is updated by ``param.update()`` in its place in the order, after the pending groups are
+flushed, so the effects any hook can observe happen in the same order as without grouping.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numpy
-
 from chainer._update_rule import UpdateRule
 from chainer.variable import Parameter
 
 # UpdateRule's machinery between ``param.update()`` and ``update_core_cpu``.
 _BASE_METHODS = ("update", "_prepare", "_run_hooks_and_core", "update_core")
-_INSTANCE_OVERRIDES = frozenset((*_BASE_METHODS, "update_core_cpu"))
+# What a driver replaces or calls once for a whole group: set on one rule, it sends that rule
+# down the per-parameter path.
+_INSTANCE_OVERRIDES = frozenset(
+    (*_BASE_METHODS, "update_core_cpu", "update_core_chainerx", "_kernel_call")
+)
 
 
 def update_params(params: Iterable[Parameter]) -> bool:
@@ -77,30 +80,3 @@ def _flush(pending: dict[tuple, list[Parameter]]) -> None:
     for key, group in pending.items():
         key[0](group)
     pending.clear()
-
-
-def runs_plain_cpu_update(rule: UpdateRule, param: Parameter) -> bool:
-    """Whether ``rule.update(param)`` would only unscale, prepare and run ``update_core_cpu``,
-    given that :func:`update_params` found UpdateRule's update machinery (not overridden by
-    the class or the instance).
-
-    That is: no hooks, no float32 master copy, and NumPy arrays for the parameter, its
-    gradient (``None`` is no gradient: ``update`` would do nothing) and every state entry.
-    """
-    if rule._pre_update_hooks or rule._post_update_hooks:
-        return False
-    array = param._array
-    if type(array) is not numpy.ndarray:
-        return False
-    if rule._use_fp32_update and array.dtype == numpy.float16:
-        return False
-    # ``param.grad`` of a Parameter over a NumPy array.
-    grad_var = param._grad_var
-    if grad_var is None or type(grad_var._array) is not numpy.ndarray:
-        return False
-    state = rule._state
-    if state is not None:
-        for value in state.values():
-            if type(value) is not numpy.ndarray:
-                return False
-    return True

@@ -166,3 +166,15 @@ def test_a_loss_scale_is_cleared_as_on_the_per_parameter_path(monkeypatch, group
         )
         expected = step()
     assert_identical(link, expected)
+
+
+def test_a_rule_with_its_own_update_core_chainerx_is_updated_on_its_own(grouped_calls):
+    seen = []
+
+    def prepare(opt, link):
+        rule = link.b.update_rule
+        rule.update_core_chainerx = lambda param: seen.append(param.name)
+
+    link = run_steps(optimizers.SGD, prepare=prepare, steps=2)
+    assert grouped_calls == [2, 2] and seen == ["b", "b"]
+    numpy.testing.assert_array_equal(to_numpy(link.b.array), to_numpy(make_link().b.array))

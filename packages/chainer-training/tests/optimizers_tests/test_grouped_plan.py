@@ -256,3 +256,22 @@ def test_update_params_says_whether_only_grouped_updates_ran():
     model.b.update_rule.remove_hook("noop")
     model.b.update_rule = None  # nothing to run for it
     assert update_params(list(model.params())) is True
+
+
+def _own_kernel_call(model, step):
+    if step == 0:
+        rule = model.b.update_rule
+        kernel, keys, n_scratch, _ = rule._kernel_call()
+        rule._kernel_call = lambda: (kernel, keys, n_scratch, (0.5,))  # its own lr
+
+
+def test_a_rule_with_its_own_kernel_call_is_updated_on_its_own(monkeypatch):
+    model, _ = train(OPTIMIZERS["SGD"], 2, between=_own_kernel_call)
+    # "a" before it and the rest after it are grouped.
+    assert [len(plan.rules) for plan in plans(model)] == [1, 4]
+    assert all(model.b.update_rule not in plan.rules for plan in plans(model))
+    expected = reference(monkeypatch, OPTIMIZERS["SGD"], 2, between=_own_kernel_call)[0]
+    assert_same(model, expected)
+    start = make_model().b.array
+    numpy.testing.assert_array_equal(model.b.array, expected.b.array)
+    assert not numpy.array_equal(model.b.array, start)

@@ -18,7 +18,6 @@ from typing import Any
 import numpy
 
 from chainer import _variable_checks
-from chainer._grouped_update import runs_plain_cpu_update
 from chainer.optimizer import Hyperparameter, UpdateRule
 from chainer.optimizers._chunks import KernelCall, update_in_chunks
 from chainer.optimizers._grouped import update_group as _update_group
@@ -159,24 +158,38 @@ class ElementwiseRule(UpdateRule):
 
     def _group_key(self, param) -> Hashable | None:
         # Rules of one class at one ``t`` that read every hyperparameter from the same parent
-        # compute the same kernel scalars, so one computation serves the whole group.
+        # compute the same kernel scalars, so one computation serves the whole group. The
+        # caller (``chainer._grouped_update``) found UpdateRule's update machinery; with no
+        # hook it unscales, prepares and runs ``update_core``, which the drivers replace.
         cls = type(self)
         hyperparam = self.hyperparam
         if (
             len(hyperparam.__dict__) != 1
             or cls.update_core_cpu is not ElementwiseRule.update_core_cpu
             or cls._kernel_call is ElementwiseRule._kernel_call
+            or self._pre_update_hooks
+            or self._post_update_hooks
         ):
             return None
-        if type(param._array) is numpy.ndarray:
-            if not runs_plain_cpu_update(self, param):
+        array = param._array
+        if type(array) is numpy.ndarray:
+            # No float32 master copy; NumPy arrays for the gradient (``param.grad``, read
+            # directly: ``None`` is no gradient, no update) and every state entry.
+            if self._use_fp32_update and array.dtype == numpy.float16:
                 return None
-            return (_update_group, cls, self.t, hyperparam.parent)
-        if (
-            cls.update_core_chainerx is ElementwiseRule.update_core_chainerx
-            and _variable_checks.is_chainerx_array(param._array)
+            grad_var = param._grad_var
+            if grad_var is None or type(grad_var._array) is not numpy.ndarray:
+                return None
+            state = self._state
+            if state is not None:
+                for value in state.values():
+                    if type(value) is not numpy.ndarray:
+                        return None
+            return (_update_group, cls, self.t, hyperparam._parent)
+        if cls.update_core_chainerx is ElementwiseRule.update_core_chainerx and (
+            _variable_checks.is_chainerx_array(array)
         ):
-            return chainerx_group_key(self, param, (cls, self.t, hyperparam.parent))
+            return chainerx_group_key(self, param, (cls, self.t, hyperparam._parent))
         return None
 
 

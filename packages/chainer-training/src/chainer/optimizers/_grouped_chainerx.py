@@ -28,12 +28,10 @@ def chainerx_group_key(rule, param, group_of: Hashable) -> Hashable | None:
 
     ``group_of`` identifies the rules whose kernel scalars are equal (class, ``t``,
     hyperparameters); the key adds the device. The caller has checked what does not depend
-    on the arrays (the rule's machinery and hyperparameters). Grouped are parameters of a
-    twin's dtype, with a gradient, no rule hook, and every state entry a ChainerX array on
-    the parameter's device, the default device (no device context to enter).
+    on the arrays (the rule's machinery, hyperparameters and hooks). Grouped are parameters
+    of a twin's dtype, with a gradient, and every state entry a ChainerX array on the
+    parameter's device, the default device (no device context to enter).
     """
-    if rule._pre_update_hooks or rule._post_update_hooks:
-        return None
     array = param._array
     if not array.is_grad_required() or array.dtype not in CHAINERX_KERNEL_DTYPES:
         return None
@@ -49,10 +47,17 @@ def chainerx_group_key(rule, param, group_of: Hashable) -> Hashable | None:
     return (update_group, group_of)
 
 
-def _default_device():
-    import chainerx  # a ChainerX array is at hand: it is installed
+#: ``chainerx.get_default_device``, looked up once a ChainerX parameter is seen.
+_get_default_device = None
 
-    return chainerx.get_default_device()
+
+def _default_device():
+    global _get_default_device
+    if _get_default_device is None:
+        import chainerx  # a ChainerX array is at hand: it is installed
+
+        _get_default_device = chainerx.get_default_device
+    return _get_default_device()
 
 
 def update_group(params: list) -> None:
