@@ -275,3 +275,28 @@ def test_a_rule_with_its_own_kernel_call_is_updated_on_its_own(monkeypatch):
     start = make_model().b.array
     numpy.testing.assert_array_equal(model.b.array, expected.b.array)
     assert not numpy.array_equal(model.b.array, start)
+
+
+def test_kernel_scalars_follow_the_optimizer_and_the_rules_own_values():
+    optimizer = optimizers.SGD(lr=0.1)
+    rule = optimizer.create_update_rule()
+    assert rule._kernel_call()[3] == (0.1,)
+    optimizer.lr = 0.2  # a schedule changing the optimizer's value
+    assert rule._kernel_call()[3] == (0.2,)
+    rule.hyperparam.lr = 0.3
+    assert rule._kernel_call()[3] == (0.3,)
+    del rule.hyperparam.lr
+    assert rule._kernel_call()[3] == (0.2,)
+    assert optimizers.sgd.SGDRule()._kernel_call()[3] == (0.01,)  # the defaults
+
+
+def test_adam_scalars_read_through_two_levels_of_parents():
+    adam = optimizers.Adam(alpha=0.5, beta1=0.8)
+    middle = chainer.optimizer.Hyperparameter(adam.hyperparam)
+    rule = optimizers.adam.AdamRule(middle)
+    rule.t = 2
+    _, _, _, scalars = rule._kernel_call()
+    alpha_t = 0.5 * numpy.sqrt(1 - 0.999**2) / (1 - 0.8**2)
+    assert scalars[0] == pytest.approx(0.2) and scalars[3] == pytest.approx(alpha_t)
+    middle.beta1 = 0.5
+    assert rule._kernel_call()[3][0] == pytest.approx(0.5)

@@ -126,6 +126,14 @@ class ElementwiseRule(UpdateRule):
         """
         raise NotImplementedError(f"{type(self).__name__} does not implement _kernel_call")
 
+    def _read_hyperparam(self) -> Hyperparameter:
+        """:attr:`hyperparam`, or the set it reads every value from when it sets none itself:
+        the same values, without a fallback lookup per read (the kernel's scalars)."""
+        hyperparam = self.hyperparam
+        while len(hyperparam.__dict__) == 1 and hyperparam._parent is not None:
+            hyperparam = hyperparam._parent  # only ``_parent`` is set
+        return hyperparam
+
     def update_core_cpu(self, param) -> None:
         kernel, keys, n_scratch, scalars = self._kernel_call()
         state = self._state
