@@ -192,7 +192,7 @@ class AdamRule(ElementwiseRule):
 
     def _group_key(self, param) -> Hashable | None:
         # AdaBound remembers each rule's own ``initial_alpha``: only the per-parameter path.
-        return None if self.hyperparam.adabound else super()._group_key(param)
+        return None if self._read_hyperparam().adabound else super()._group_key(param)
 
     def _kernel_call(self) -> KernelCall:
         hp = self._read_hyperparam()
