@@ -273,10 +273,13 @@ class Link(DeviceResident):
             attrs = link.__dict__
             for name in link._params:
                 param = attrs[name]
-                if type(param) is Parameter and type(param._array) is numpy.ndarray:
+                array = param._array
+                if type(param) is not Parameter or array is None:
+                    param.cleargrad()
+                elif type(array) is numpy.ndarray:
                     param._grad_var = None  # all that Parameter.cleargrad does here
                 else:
-                    param.cleargrad()
+                    param._clear_grad()  # what Parameter.cleargrad calls for an array
 
     def zerograds(self) -> None:
         """Fill the gradient of every initialized parameter with zeros.
