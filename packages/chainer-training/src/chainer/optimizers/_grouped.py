@@ -25,6 +25,8 @@ path, so the results are bitwise equal.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy
 
 from chainer._update_rule import unscale_grad
@@ -62,10 +64,12 @@ def update_group(params: list) -> None:
         if rule._state is None:
             rule._prepare(param)
     kernel, keys, n_scratch, scalars = rules[0]._kernel_call()
-    if plan is None or not plan.fits(rules, params, keys, n_scratch):
-        plan = rules[0]._group_plan = _Plan(rules, params, keys, n_scratch)
+    arrays = [param._array for param in params]
+    if plan is None or not plan.fits(rules, arrays, keys, n_scratch):
+        plan = rules[0]._group_plan = _Plan(rules, arrays, keys, n_scratch)
     # The rule's key found NumPy arrays, so this is ``param.grad``.
-    plan.run([param._grad_var._array for param in params], kernel, scalars)
+    grads = [param._grad_var._array for param in params]
+    plan.run(rules, arrays, grads, kernel, scalars)
 
 
 def _fits_one_call(array, state) -> bool:
@@ -81,10 +85,15 @@ def _fits_one_call(array, state) -> bool:
 
 
 class _Plan:
-    """How each parameter of a group is updated, with the arrays that decided it."""
+    """How each parameter of a group is updated, with the arrays that decided it.
+
+    The plan refers to the parameters' own arrays and states weakly (packs excepted, which hold
+    small arrays only): a plan left behind, say after a model moved to a GPU, keeps no copy of
+    the model alive.
+    """
 
     __slots__ = (
-        "arrays",
+        "array_refs",
         "chunked",
         "direct",
         "keys",
@@ -92,27 +101,26 @@ class _Plan:
         "packs",
         "pools",
         "rules",
-        "states",
+        "state_refs",
         "thread_pools",
     )
 
-    def __init__(self, rules, params, keys, n_scratch) -> None:
+    def __init__(self, rules, arrays, keys, n_scratch) -> None:
         self.rules = rules
         self.keys = keys
         self.n_scratch = n_scratch
-        self.arrays = [param._array for param in params]
+        self.array_refs = [weakref.ref(array) for array in arrays]
         self.thread_pools = scratch_pools()
         self.pools: dict[numpy.dtype, list] = {}
         self.direct: list[tuple] = []
-        self.chunked: list[tuple] = []
-        self.packs: list[_Pack] = []
-        shared = len({id(array) for array in self.arrays}) < len(self.arrays)
+        self.chunked: list[int] = []
+        self.packs: list[_PackRun] = []
+        shared = len({id(array) for array in arrays}) < len(arrays)
         runs: dict[numpy.dtype, list] = {}
         singles = []
-        for index, (rule, array) in enumerate(zip(rules, self.arrays)):
-            state = tuple(rule._state[key] for key in keys)
-            if not _fits_one_call(array, state):
-                self.chunked.append((index, array, state))
+        for index, (rule, array) in enumerate(zip(rules, arrays)):
+            if not _fits_one_call(array, [rule._state[key] for key in keys]):
+                self.chunked.append(index)
             elif not keys or shared or array.size > PACKED_PARAM_SIZE:
                 # Parameters sharing one array: a pack would interleave their updates
                 # operation by operation instead of running them one after the other.
@@ -120,20 +128,19 @@ class _Plan:
             else:
                 run = runs.setdefault(array.dtype, [[], 0])
                 if run[1] + array.size > SINGLE_CALL_SIZE:
-                    self._add_pack(run[0], singles)
+                    self._add_pack(run[0], arrays, singles)
                     run[:] = [[], 0]
                 run[0].append(index)
                 run[1] += array.size
         for members, _ in runs.values():
-            self._add_pack(members, singles)
+            self._add_pack(members, arrays, singles)
         for index in singles:
-            array = self.arrays[index]
-            state = tuple(rules[index]._state[key] for key in keys)
+            array = arrays[index]
             pool = self._pool(array.dtype)[:n_scratch]
             scratch = [buffer[: array.size].reshape(array.shape) for buffer in pool]
-            self.direct.append((index, array, state, scratch))
+            self.direct.append((index, scratch))
         # Recorded last: packing replaced the packed rules' state entries by views.
-        self.states = [tuple(rule._state[key] for key in keys) for rule in rules]
+        self.state_refs = [[weakref.ref(rule._state[key]) for key in keys] for rule in rules]
 
     def _pool(self, dtype) -> list:
         pool = self.pools.get(dtype)
@@ -141,45 +148,50 @@ class _Plan:
             pool = self.pools[dtype] = scratch_buffers(dtype, self.n_scratch + 1)
         return pool
 
-    def _add_pack(self, members, singles) -> None:
+    def _add_pack(self, members, arrays, singles) -> None:
         if len(members) == 1:
             singles.extend(members)
             return
         rules = [self.rules[index] for index in members]
-        arrays = [self.arrays[index] for index in members]
+        arrays = [arrays[index] for index in members]
         pack = rules[0]._pack
         if pack is None or not pack.holds(rules, self.keys):
             pack = _Pack(rules, arrays, self.keys)
         self.packs.append(_PackRun(pack, members, arrays, self._pool(pack.dtype)))
 
-    def fits(self, rules, params, keys, n_scratch) -> bool:
-        """Whether this plan still describes these rules, parameters, states and buffers."""
+    def fits(self, rules, arrays, keys, n_scratch) -> bool:
+        """Whether this plan still describes these rules, arrays, states and buffers."""
         if rules != self.rules or keys != self.keys or n_scratch != self.n_scratch:
             return False
-        for param, array in zip(params, self.arrays):
-            if param._array is not array:
+        for array, ref in zip(arrays, self.array_refs):
+            if array is not ref():
                 return False
         if keys:
-            for rule, recorded in zip(rules, self.states):
+            for rule, refs in zip(rules, self.state_refs):
                 # Each state entry must be the one recorded (the pack's view, if packed).
                 state = rule._state
-                for key, value in zip(keys, recorded):
-                    if state[key] is not value:
+                for key, ref in zip(keys, refs):
+                    if state[key] is not ref():
                         return False
         return self.thread_pools is scratch_pools()  # else another thread's buffers
 
-    def run(self, grads, kernel, scalars) -> None:
-        """Apply ``kernel`` to every parameter of the group, given their gradients."""
+    def run(self, rules, arrays, grads, kernel, scalars) -> None:
+        """Apply ``kernel`` to every parameter of the group, given their arrays and gradients."""
+        keys = self.keys
         n_scratch = self.n_scratch
-        for index, array, state, scratch in self.direct:
+        for index, scratch in self.direct:
+            array = arrays[index]
             grad = grads[index]
+            state = rules[index]._state
             dtype = grad.dtype
             if dtype is array.dtype or dtype == array.dtype:
-                kernel(array, grad, *state, *scratch, *scalars)
+                kernel(array, grad, *[state[key] for key in keys], *scratch, *scalars)
             else:
+                state = tuple(state[key] for key in keys)
                 update_in_chunks(kernel, array, grad, state, n_scratch, *scalars)
-        for index, array, state in self.chunked:
-            update_in_chunks(kernel, array, grads[index], state, n_scratch, *scalars)
+        for index in self.chunked:
+            state = tuple(rules[index]._state[key] for key in keys)
+            update_in_chunks(kernel, arrays[index], grads[index], state, n_scratch, *scalars)
         for pack_run in self.packs:
             pack_run.run(grads, kernel, n_scratch, scalars)
 
