@@ -57,18 +57,19 @@ def update_group(params: list) -> None:
         for param in params:
             param.update()
         return
+    arrays = []
+    grads = []
     for rule, param in zip(rules, params):
         rule.t += 1
         if param._loss_scale is not None:
             unscale_grad(param)
         if rule._state is None:
             rule._prepare(param)
+        arrays.append(param._array)
+        grads.append(param._grad_var._array)  # ``param.grad``: the key found NumPy arrays
     kernel, keys, n_scratch, scalars = rules[0]._kernel_call()
-    arrays = [param._array for param in params]
     if plan is None or not plan.fits(rules, arrays, keys, n_scratch):
         plan = rules[0]._group_plan = _Plan(rules, arrays, keys, n_scratch)
-    # The rule's key found NumPy arrays, so this is ``param.grad``.
-    grads = [param._grad_var._array for param in params]
     plan.run(rules, arrays, grads, kernel, scalars)
 
 
