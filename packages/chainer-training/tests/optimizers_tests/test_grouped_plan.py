@@ -5,6 +5,7 @@ bitwise: parameters, states and ``t``.
 """
 
 import gc
+import io
 import threading
 import weakref
 
@@ -13,7 +14,7 @@ import pytest
 
 import chainer
 import chainer.optimizer as optimizer_module
-from chainer import optimizer_hooks, optimizers
+from chainer import optimizer_hooks, optimizers, serializers
 from chainer._grouped_update import update_params
 from chainer.optimizers._chunks import SINGLE_CALL_SIZE
 from chainer.optimizers._grouped import PACKED_PARAM_SIZE
@@ -319,3 +320,30 @@ def test_adam_scalars_read_through_two_levels_of_parents():
     assert scalars[0] == pytest.approx(0.2) and scalars[3] == pytest.approx(alpha_t)
     middle.beta1 = 0.5
     assert rule._kernel_call()[3][0] == pytest.approx(0.5)
+
+
+def _save_and_resume_in_place(model, optimizer):
+    train(None, 2, model=model, optimizer=optimizer)
+    files = io.BytesIO(), io.BytesIO()
+    serializers.save_npz(files[0], model)
+    serializers.save_npz(files[1], optimizer)
+    train(None, 2, model=model, optimizer=optimizer, start=2)
+    for file, target in zip(files, (model, optimizer)):
+        file.seek(0)
+        serializers.load_npz(file, target)  # back to step 2, into the arrays in use
+    train(None, 2, model=model, optimizer=optimizer, start=2)
+
+
+@pytest.mark.parametrize("name", ["MomentumSGD", "Adam"])
+def test_a_snapshot_loaded_into_the_training_optimizer(name, monkeypatch):
+    model = make_model()
+    optimizer = OPTIMIZERS[name]().setup(model)
+    _save_and_resume_in_place(model, optimizer)
+    assert optimizer.t == 4 and model.a.update_rule.t == 4
+    with monkeypatch.context() as patch:
+        patch.setattr(optimizer_module, "update_params", _update_each)
+        expected = make_model()
+        _save_and_resume_in_place(expected, OPTIMIZERS[name]().setup(expected))
+    assert_same(model, expected)
+    straight = train(OPTIMIZERS[name], 4)[0]  # the same as never leaving step 2
+    assert_same(model, straight)
