@@ -184,6 +184,29 @@ def test_cleargrads_and_deprecated_zerograds():
         numpy.testing.assert_array_equal(param.grad, numpy.zeros_like(param.array))
 
 
+class _RecordingParameter(chainer.Parameter):
+    cleared = 0
+
+    def cleargrad(self):
+        type(self).cleared += 1
+        super().cleargrad()
+
+
+def test_cleargrads_calls_an_overridden_cleargrad_and_clears_uninitialized_parameters():
+    model = TwoLayers(4)
+    with model.init_scope():
+        model.extra = _RecordingParameter(numpy.ones(3, numpy.float32))
+        model.lazy = chainer.Parameter(shape=None)
+    for param in model.params(include_uninit=False):
+        param.grad = numpy.ones_like(param.array)
+    _RecordingParameter.cleared = 0
+    model.cleargrads()
+    assert _RecordingParameter.cleared == 1
+    assert all(p.grad is None for p in model.params())
+    model.lazy.initialize((2,))  # cleared before initialization: no NaN gradient (v7)
+    assert model.lazy.grad is None
+
+
 def test_addgrads_adds_the_other_links_gradients():
     model, other = TwoLayers(4), TwoLayers(4)
     forward_and_backward(model, numpy.ones((2, 4), numpy.float32))

@@ -272,7 +272,14 @@ class Link(DeviceResident):
         for link in _link_tree.walk_links(self):
             attrs = link.__dict__
             for name in link._params:
-                attrs[name].cleargrad()
+                param = attrs[name]
+                array = param._array
+                if type(param) is not Parameter or array is None:
+                    param.cleargrad()
+                elif type(array) is numpy.ndarray:
+                    param._grad_var = None  # all that Parameter.cleargrad does here
+                else:
+                    param._clear_grad()  # what Parameter.cleargrad calls for an array
 
     def zerograds(self) -> None:
         """Fill the gradient of every initialized parameter with zeros.

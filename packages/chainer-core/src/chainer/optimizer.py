@@ -33,8 +33,10 @@ import functools
 import math
 import numbers
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
+
+import numpy
 
 from chainer._grouped_update import update_params
 from chainer._update_rule import (
@@ -44,6 +46,7 @@ from chainer._update_rule import (
     _register_hook,
     _unregister_hook,
 )
+from chainer.variable import Parameter
 
 __all__ = [
     "GradientMethod",
@@ -282,10 +285,7 @@ class GradientMethod(Optimizer):
     def reallocate_cleared_grads(self) -> None:
         """Give every initialized parameter whose gradient is ``None`` a zero gradient."""
         self._check_set_up("reallocate_cleared_grads")
-        for param in self.target.params(include_uninit=False):
-            if param.grad is None:
-                with param.device.create_context():
-                    param.grad = param.xp.zeros_like(param.array)
+        _reallocate_cleared_grads(self.target.params(include_uninit=False))
 
     def call_hook(self, hook: Callable) -> None:
         """Call one hook (as :meth:`Optimizer.call_hook`), then refill cleared gradients."""
@@ -328,6 +328,28 @@ class GradientMethod(Optimizer):
             loss.backward(loss_scale=self._loss_scale)
             del loss  # free the graph before the update allocates
 
+        if self._pre_update_hooks or self._post_update_hooks or not self._plain_step():
+            self._update_with_hooks()
+            return
+        # No hook runs between the walks of the general path: one walk serves them all, and
+        # the refill after the update is needed only where a rule's own code ran.
+        params = list(self.target.params(include_uninit=False))
+        _reallocate_cleared_grads(params)
+        self.t += 1
+        if not update_params(params):
+            self.reallocate_cleared_grads()
+
+    def _plain_step(self) -> bool:
+        # The methods a step calls are GradientMethod's own, and no dynamic loss scaling.
+        cls = type(self)
+        return (
+            not self._loss_scaling_is_dynamic
+            and cls.reallocate_cleared_grads is GradientMethod.reallocate_cleared_grads
+            and cls.call_hooks is Optimizer.call_hooks
+            and cls.update_loss_scale is Optimizer.update_loss_scale
+        )
+
+    def _update_with_hooks(self) -> None:
         self.reallocate_cleared_grads()
         if self._loss_scaling_is_dynamic and self.check_nan_in_grads():
             self.update_loss_scale()
@@ -338,6 +360,17 @@ class GradientMethod(Optimizer):
         self.reallocate_cleared_grads()
         self.call_hooks("post")
         self.update_loss_scale()
+
+
+def _reallocate_cleared_grads(params: Iterable[Parameter]) -> None:
+    for param in params:
+        if type(param) is Parameter and type(param._array) is numpy.ndarray:
+            grad_var = param._grad_var  # what ``param.grad`` reads for a NumPy array
+            if grad_var is not None and grad_var._array is not None:
+                continue
+        if param.grad is None:
+            with param.device.create_context():
+                param.grad = param.xp.zeros_like(param.array)
 
 
 # v7 kept its optimizer hooks in this module too, deprecated (a warning when one is made).

@@ -54,3 +54,22 @@ class Quadratic(Link):
 @pytest.fixture
 def kit():
     return types.SimpleNamespace(Quadratic=Quadratic, BIG_SIZE=BIG_SIZE)
+
+
+@pytest.fixture
+def spy_driver(monkeypatch):
+    """``spy_driver(module, name)``: a list that receives the parameter list of every call of
+    the grouped driver ``module.name``, which still runs."""
+
+    def spy(module, name):
+        calls = []
+        driver = getattr(module, name)
+
+        def record(params):
+            calls.append(list(params))
+            driver(params)
+
+        monkeypatch.setattr(module, name, record)
+        return calls
+
+    return spy

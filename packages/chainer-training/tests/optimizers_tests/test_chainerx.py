@@ -9,9 +9,11 @@ import numpy
 import pytest
 
 import chainer
+import chainer.optimizer as optimizer_module
 from chainer import backend, optimizer_hooks, optimizers, serializers
 from chainer._update_rule import UpdateRule
 from chainer.backends import _chainerx
+from chainer.optimizers._elementwise import ElementwiseRule
 
 pytestmark = [
     pytest.mark.chainerx,
@@ -254,3 +256,148 @@ def test_msvag_takes_no_step_where_there_is_no_variance_estimate():
         opt.update()
     for name, param in link.namedparams():
         numpy.testing.assert_array_equal(to_numpy(param.array), before[name])
+
+
+# -- grouped updates (``_grouped_chainerx``) against the per-parameter ChainerX path ----------
+
+
+def per_parameter_steps(monkeypatch, *args, **kwargs):
+    """``run_steps`` with ``param.update()`` for each parameter, as before grouping."""
+
+    def update_each(params):
+        for param in params:
+            param.update()
+
+    with monkeypatch.context() as patch:
+        patch.setattr(optimizer_module, "update_params", update_each)
+        return run_steps(*args, **kwargs)
+
+
+@pytest.fixture
+def chainerx_groups(spy_driver):
+    """The parameter lists given to the grouped ChainerX driver, one list per call."""
+    from chainer.optimizers import _grouped_chainerx
+
+    return spy_driver(_grouped_chainerx, "update_group")
+
+
+def sizes(calls):
+    return [len(call) for call in calls]
+
+
+def assert_identical(link, expected):
+    import chainerx
+
+    expected_params = dict(expected.namedparams())
+    for name, param in link.namedparams():
+        want = expected_params[name]
+        assert isinstance(param.array, chainerx.ndarray)
+        numpy.testing.assert_array_equal(to_numpy(param.array), to_numpy(want.array), name)
+        rule, want_rule = param.update_rule, want.update_rule
+        assert rule.t == want_rule.t, name
+        assert (rule.state is None) == (want_rule.state is None), name
+        for key, value in (rule.state or {}).items():
+            assert isinstance(value, chainerx.ndarray)
+            assert value.device is param.array.device
+            numpy.testing.assert_array_equal(to_numpy(value), to_numpy(want_rule.state[key]))
+
+
+GROUPED_TWINS = [name for name in NATIVE_TWINS if name not in ("AdaBound", "AMSBound")]
+
+
+@pytest.mark.parametrize("name", GROUPED_TWINS)
+def test_grouped_update_is_the_per_parameter_update(name, monkeypatch, chainerx_groups):
+    make = getattr(optimizers, name)
+    link = run_steps("native:0", make)
+    assert sizes(chainerx_groups) == [2, 2, 2]
+    assert_identical(link, per_parameter_steps(monkeypatch, "native:0", make))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.float16])
+def test_grouped_update_dtypes(dtype, monkeypatch, chainerx_groups):
+    link = run_steps("native:0", optimizers.Adam, dtype=dtype)
+    # float16 runs the CPU kernel on NumPy views on the per-parameter path.
+    assert sizes(chainerx_groups) == ([2, 2, 2] if dtype == numpy.float64 else [])
+    expected = per_parameter_steps(monkeypatch, "native:0", optimizers.Adam, dtype=dtype)
+    assert_identical(link, expected)
+
+
+def _rule_hook(opt, link):
+    link.w.update_rule.add_hook(lambda rule, param: None, name="noop")
+
+
+def _own_lr(opt, link):
+    link.w.update_rule.hyperparam.lr = 0.5
+
+
+def _disabled(opt, link):
+    link.w.update_rule.enabled = False
+
+
+def _own_update_core_chainerx(opt, link):
+    rule = link.w.update_rule
+    rule.update_core_chainerx = lambda param: ElementwiseRule.update_core_chainerx(rule, param)
+
+
+UNGROUPED = {
+    "rule hook": _rule_hook,
+    "own lr": _own_lr,
+    "disabled rule": _disabled,
+    "own update_core_chainerx": _own_update_core_chainerx,
+}
+
+
+@pytest.mark.parametrize("trigger", list(UNGROUPED))
+def test_a_per_parameter_difference_leaves_the_other_grouped(
+    trigger, monkeypatch, chainerx_groups
+):
+    prepare = UNGROUPED[trigger]
+    link = run_steps("native:0", optimizers.SGD, prepare=prepare)
+    assert sizes(chainerx_groups) == [1, 1, 1]
+    expected = per_parameter_steps(monkeypatch, "native:0", optimizers.SGD, prepare=prepare)
+    assert_identical(link, expected)
+
+
+def test_a_state_elsewhere_is_moved_by_the_per_parameter_path(chainerx_groups):
+    def move_state(opt, link):
+        rule = link.w.update_rule
+        rule._prepare(link.w)
+        rule.state["v"] = chainer.get_device("@numpy").send(rule.state["v"])
+
+    link = run_steps("native:0", optimizers.MomentumSGD, prepare=move_state, steps=2)
+    assert sizes(chainerx_groups) == [1, 2]
+    assert link.w.update_rule.state["v"].device is link.w.array.device
+
+
+def test_parameters_off_the_default_device_are_not_grouped(monkeypatch, chainerx_groups):
+    link = run_steps("native:1", optimizers.Adam)
+    assert sizes(chainerx_groups) == []
+    assert_identical(link, per_parameter_steps(monkeypatch, "native:1", optimizers.Adam))
+
+
+def test_a_grouped_kernel_without_a_twin_runs_on_numpy_views(monkeypatch, chainerx_groups):
+    from chainer.optimizers import _grouped_chainerx, sgd
+
+    monkeypatch.delitem(_grouped_chainerx.CHAINERX_KERNELS, sgd._sgd_kernel)
+    link = run_steps("native:0", optimizers.SGD)
+    assert sizes(chainerx_groups) == [2, 2, 2]
+    assert_identical(link, per_parameter_steps(monkeypatch, "native:0", optimizers.SGD))
+
+
+def test_a_grouped_update_clears_the_loss_scale(monkeypatch, chainerx_groups):
+    def step():
+        link = make_link()
+        link.to_device("native:0")
+        opt = optimizers.MomentumSGD(lr=0.1).setup(link)
+        opt.set_loss_scale(8.0)
+        for _ in range(2):
+            opt.update(lambda: chainer.functions.sum(link.w * link.w) + link.b[0])
+        assert all(param._loss_scale is None for param in link.params())
+        return link
+
+    link = step()
+    assert sizes(chainerx_groups) == [2, 2]
+    with monkeypatch.context() as patch:
+        patch.setattr(optimizer_module, "update_params", lambda ps: [p.update() for p in ps])
+        expected = step()
+    assert_identical(link, expected)

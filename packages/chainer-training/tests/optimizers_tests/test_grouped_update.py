@@ -71,17 +71,9 @@ class Model(Chain):
 
 
 @pytest.fixture
-def grouped_calls(monkeypatch):
+def grouped_calls(spy_driver):
     """Parameter lists given to the grouped driver, one list per call."""
-    calls = []
-    original = _elementwise._update_group
-
-    def spy(params):
-        calls.append(list(params))
-        original(params)
-
-    monkeypatch.setattr(_elementwise, "_update_group", spy)
-    return calls
+    return spy_driver(_elementwise, "_update_group")
 
 
 def per_parameter(monkeypatch):

@@ -40,10 +40,16 @@ def compute_dtype(dtype: numpy.dtype) -> numpy.dtype:
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
 
 
+def scratch_pools() -> dict[numpy.dtype, list[numpy.ndarray]]:
+    """This thread's scratch buffers by dtype. Buffers are only ever added to a pool, so the
+    buffers :func:`scratch_buffers` gave stay this thread's as long as this dict is."""
+    return _thread_local.__dict__.setdefault("pools", {})
+
+
 def scratch_buffers(dtype: numpy.dtype, count: int) -> list[numpy.ndarray]:
     """``count`` buffers of :data:`SINGLE_CALL_SIZE` elements, this thread's, reused by every
     update (a kernel may overwrite them freely)."""
-    pools = _thread_local.__dict__.setdefault("pools", {})
+    pools = scratch_pools()
     buffers = pools.get(dtype)
     if buffers is None:
         buffers = pools[dtype] = []

@@ -17,15 +17,13 @@ from typing import Any
 
 import numpy
 
-from chainer._grouped_update import runs_plain_cpu_update
+from chainer import _variable_checks
 from chainer.optimizer import Hyperparameter, UpdateRule
 from chainer.optimizers._chunks import KernelCall, update_in_chunks
 from chainer.optimizers._grouped import update_group as _update_group
-
-#: ChainerX twins of CPU kernels, keyed by the CPU kernel (see :func:`chainerx_kernel_for`).
-_CHAINERX_KERNELS: dict[Callable[..., None], Callable[..., None]] = {}
-#: Dtypes updated by a ChainerX twin; float16 runs the CPU kernel, which computes in float32.
-_CHAINERX_KERNEL_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+from chainer.optimizers._grouped_chainerx import CHAINERX_KERNEL_DTYPES as _CHAINERX_KERNEL_DTYPES
+from chainer.optimizers._grouped_chainerx import CHAINERX_KERNELS as _CHAINERX_KERNELS
+from chainer.optimizers._grouped_chainerx import chainerx_group_key
 
 
 def chainerx_kernel_for(cpu_kernel: Callable[..., None]) -> Callable:
@@ -94,6 +92,8 @@ class ElementwiseRule(UpdateRule):
     is_elementwise = True
     #: The pack of a grouped update whose flat arrays hold this rule's state (``_grouped``).
     _pack = None
+    #: The plan of the grouped update of the group this rule comes first in (``_grouped``).
+    _group_plan = None
 
     def __init__(
         self,
@@ -112,9 +112,11 @@ class ElementwiseRule(UpdateRule):
         )
 
     def __getstate__(self) -> dict:
-        # A pack holds the other rules of its group: never pickled or copied with this one.
+        # A pack or plan holds the other rules of its group: never pickled or copied with
+        # this one.
         state = self.__dict__.copy()
         state.pop("_pack", None)
+        state.pop("_group_plan", None)
         return state
 
     def _kernel_call(self) -> KernelCall:
@@ -123,6 +125,14 @@ class ElementwiseRule(UpdateRule):
         Called after ``t`` is advanced, once per update; the scalars may depend on ``t``.
         """
         raise NotImplementedError(f"{type(self).__name__} does not implement _kernel_call")
+
+    def _read_hyperparam(self) -> Hyperparameter:
+        """:attr:`hyperparam`, or the set it reads every value from when it sets none itself:
+        the same values, without a fallback lookup per read (the kernel's scalars)."""
+        hyperparam = self.hyperparam
+        while len(hyperparam.__dict__) == 1 and hyperparam._parent is not None:
+            hyperparam = hyperparam._parent  # only ``_parent`` is set
+        return hyperparam
 
     def update_core_cpu(self, param) -> None:
         kernel, keys, n_scratch, scalars = self._kernel_call()
@@ -156,16 +166,39 @@ class ElementwiseRule(UpdateRule):
 
     def _group_key(self, param) -> Hashable | None:
         # Rules of one class at one ``t`` that read every hyperparameter from the same parent
-        # compute the same kernel scalars, so one computation serves the whole group.
+        # compute the same kernel scalars, so one computation serves the whole group. The
+        # caller (``chainer._grouped_update``) found UpdateRule's update machinery; with no
+        # hook it unscales, prepares and runs ``update_core``, which the drivers replace.
+        cls = type(self)
         hyperparam = self.hyperparam
         if (
             len(hyperparam.__dict__) != 1
-            or type(self).update_core_cpu is not ElementwiseRule.update_core_cpu
-            or type(self)._kernel_call is ElementwiseRule._kernel_call
-            or not runs_plain_cpu_update(self, param)
+            or cls.update_core_cpu is not ElementwiseRule.update_core_cpu
+            or cls._kernel_call is ElementwiseRule._kernel_call
+            or self._pre_update_hooks
+            or self._post_update_hooks
         ):
             return None
-        return (_update_group, type(self), self.t, hyperparam.parent)
+        array = param._array
+        if type(array) is numpy.ndarray:
+            # No float32 master copy; NumPy arrays for the gradient (``param.grad``, read
+            # directly: ``None`` is no gradient, no update) and every state entry.
+            if self._use_fp32_update and array.dtype == numpy.float16:
+                return None
+            grad_var = param._grad_var
+            if grad_var is None or type(grad_var._array) is not numpy.ndarray:
+                return None
+            state = self._state
+            if state is not None:
+                for value in state.values():
+                    if type(value) is not numpy.ndarray:
+                        return None
+            return (_update_group, cls, self.t, hyperparam._parent)
+        if cls.update_core_chainerx is ElementwiseRule.update_core_chainerx and (
+            _variable_checks.is_chainerx_array(array)
+        ):
+            return chainerx_group_key(self, param, (cls, self.t, hyperparam._parent))
+        return None
 
 
 def gpu_compute_types(dtype: numpy.dtype) -> tuple[type, dict[str, str]]:

@@ -51,7 +51,7 @@ class VelocityRule(ElementwiseRule):
         self.state["v"] = param.xp.zeros_like(param.array)
 
     def _kernel_call(self) -> KernelCall:
-        hp = self.hyperparam
+        hp = self._read_hyperparam()
         return self._cpu_kernel, ("v",), 1, (hp.lr, hp.momentum)
 
     def update_core_gpu(self, param) -> None:

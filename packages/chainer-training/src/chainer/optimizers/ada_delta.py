@@ -66,7 +66,7 @@ class AdaDeltaRule(ElementwiseRule):
         self.state["msdx"] = param.xp.zeros_like(param.array)
 
     def _kernel_call(self) -> KernelCall:
-        hp = self.hyperparam
+        hp = self._read_hyperparam()
         return _ada_delta_kernel, ("msg", "msdx"), 2, (hp.rho, hp.eps)
 
     def update_core_gpu(self, param) -> None:

@@ -54,7 +54,7 @@ class AdaGradRule(ElementwiseRule):
         self.state["h"] = param.xp.zeros_like(param.array)
 
     def _kernel_call(self) -> KernelCall:
-        hp = self.hyperparam
+        hp = self._read_hyperparam()
         return _ada_grad_kernel, ("h",), 1, (hp.lr, hp.eps)
 
     def update_core_gpu(self, param) -> None:

@@ -169,7 +169,7 @@ class AdamRule(ElementwiseRule):
     @property
     def alpha_t(self) -> float:
         """The bias-corrected step size ``alpha * sqrt(1 - beta2**t) / (1 - beta1**t)``."""
-        return _learning_rate(self.hyperparam, self.t)
+        return _learning_rate(self._read_hyperparam(), self.t)
 
     @property
     def lr(self) -> float:
@@ -180,7 +180,7 @@ class AdamRule(ElementwiseRule):
         return self.alpha_t
 
     def _bounds(self) -> tuple[float, float] | None:
-        hp = self.hyperparam
+        hp = self._read_hyperparam()
         if not hp.adabound:
             return None
         if self.initial_alpha is None:
@@ -192,10 +192,10 @@ class AdamRule(ElementwiseRule):
 
     def _group_key(self, param) -> Hashable | None:
         # AdaBound remembers each rule's own ``initial_alpha``: only the per-parameter path.
-        return None if self.hyperparam.adabound else super()._group_key(param)
+        return None if self._read_hyperparam().adabound else super()._group_key(param)
 
     def _kernel_call(self) -> KernelCall:
-        hp = self.hyperparam
+        hp = self._read_hyperparam()
         if hp.amsgrad:
             kernel, keys = _amsgrad_kernel, ("m", "v", "vhat")
         else:

@@ -122,12 +122,12 @@ class MSVAGRule(ElementwiseRule):
                 "cannot determine rho of M-SVAG before its first update (t == 0): "
                 "it depends on the number of updates done"
             )
-        beta = self.hyperparam.beta
+        beta = self._read_hyperparam().beta
         power = math.pow(beta, self.t)
         return (1 - beta) * (1 + power) / ((1 + beta) * (1 - power))
 
     def _kernel_call(self) -> KernelCall:
-        hp = self.hyperparam
+        hp = self._read_hyperparam()
         scalars = (
             hp.beta,
             self.rho,

@@ -67,7 +67,7 @@ class RMSpropRule(ElementwiseRule):
         self.state["ms"] = param.xp.zeros_like(param.array)
 
     def _kernel_call(self) -> KernelCall:
-        hp = self.hyperparam
+        hp = self._read_hyperparam()
         return _rmsprop_kernel, ("ms",), 1, (hp.lr, hp.alpha, hp.eps, hp.eps_inside_sqrt)
 
     def update_core_gpu(self, param) -> None:

@@ -85,7 +85,7 @@ class RMSpropGravesRule(ElementwiseRule):
         self.state["delta"] = xp.zeros_like(param.array)
 
     def _kernel_call(self) -> KernelCall:
-        hp = self.hyperparam
+        hp = self._read_hyperparam()
         scalars = (hp.lr, hp.alpha, hp.momentum, hp.eps)
         return _graves_kernel, ("n", "g", "delta"), 1, scalars
 

@@ -41,7 +41,7 @@ class SGDRule(ElementwiseRule):
         super().__init__(parent_hyperparam, _default_hyperparam, lr=lr)
 
     def _kernel_call(self) -> KernelCall:
-        return _sgd_kernel, (), 1, (self.hyperparam.lr,)
+        return _sgd_kernel, (), 1, (self._read_hyperparam().lr,)
 
     def update_core_gpu(self, param) -> None:
         cuda.elementwise("T grad, T lr", "T param", "param -= lr * grad", "sgd_update")(

@@ -84,7 +84,7 @@ class SMORMS3Rule(ElementwiseRule):
         self.state["g2"] = xp.zeros_like(param.array)
 
     def _kernel_call(self) -> KernelCall:
-        hp = self.hyperparam
+        hp = self._read_hyperparam()
         return _smorms3_kernel, ("mem", "g", "g2"), 3, (hp.lr, hp.eps)
 
     def update_core_gpu(self, param) -> None:
