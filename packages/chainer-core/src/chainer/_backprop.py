@@ -284,6 +284,9 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
     heappush = heapq.heappush
     heappop = heapq.heappop
     debug = config.debug
+    # Functions' _backward_fast may replace backward where nothing would be recorded.
+    fast = not debug and not config.enable_backprop
+    hook_state = _hooks.state
 
     for node, g in roots:
         _collect(grads, node, g)
@@ -294,8 +297,18 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
 
     keep_outputs = retain_grad or targets is not None
     tracker = _grad_ready.LeafTracker(roots) if targets is None and _grad_ready.active() else None
-    while heap:
-        func = heappop(heap)[2]
+    # A function found while the heap is empty waits here instead (in a straight chain, every
+    # one does); it joins the heap, with its place in the order, if others are found too.
+    upcoming = None
+    upcoming_order = 0
+    while True:
+        if upcoming is not None:
+            func = upcoming
+            upcoming = None
+        elif heap:
+            func = heappop(heap)[2]
+        else:
+            break
         outputs = func.outputs
         if len(outputs) == 1:  # the common case, without the generic loop
             gs = grads.pop(outputs[0](), None)
@@ -309,8 +322,14 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
         if keep_outputs:
             _keep_output_grads(func, out_grads, retain_grad, targets)
         in_nodes = func.inputs
-        if len(in_nodes) == 1:
+        n_inputs = len(in_nodes)
+        if n_inputs == 1:
             target_indexes: tuple[int, ...] = (0,) if in_nodes[0]._requires_grad else ()
+        elif n_inputs == 2:  # binary operators: no generic loop either
+            if in_nodes[0]._requires_grad:
+                target_indexes = (0, 1) if in_nodes[1]._requires_grad else (0,)
+            else:
+                target_indexes = (1,) if in_nodes[1]._requires_grad else ()
         else:
             target_indexes = tuple([i for i, x in enumerate(in_nodes) if x._requires_grad])
         if not target_indexes:
@@ -320,7 +339,15 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
                 func, target_indexes, out_grads, grads, leaf_grads, debug
             )
         else:
-            gxs = _call_backward(func, target_indexes, out_grads, debug)
+            gxs = None
+            if (
+                fast
+                and func._backward_fast is not None
+                and not (hook_state.hooks or func._local_function_hooks)
+            ):
+                gxs = func._backward_fast(target_indexes, out_grads)
+            if gxs is None:
+                gxs = _call_backward(func, target_indexes, out_grads, debug)
 
         for i, gx in zip(target_indexes, gxs):
             if gx is None:
@@ -335,10 +362,21 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
                     gs.append(gx)
                 if creator not in seen:
                     seen.add(creator)
-                    heappush(heap, (-creator.rank, len(seen), creator))
+                    if heap or upcoming is not None:
+                        heappush(heap, (-creator.rank, len(seen), creator))
+                    else:
+                        upcoming = creator
+                        upcoming_order = len(seen)
             elif targets is None or x in targets:
-                _collect(leaf_grads, x, gx)
+                gs = leaf_grads.get(x)
+                if gs is None:
+                    leaf_grads[x] = [gx]
+                else:
+                    gs.append(gx)
         del gxs, out_grads
+        if upcoming is not None and heap:
+            heappush(heap, (-upcoming.rank, upcoming_order, upcoming))
+            upcoming = None
         if tracker is not None:
             tracker.function_done(
                 func, leaf_grads, lambda x, gs: _accumulate_into_leaf(x, _sum(gs), loss_scale)

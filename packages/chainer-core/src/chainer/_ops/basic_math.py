@@ -10,7 +10,9 @@ from chainer import _variable_checks
 from chainer._ops import _util
 from chainer._ops._util import force_array
 from chainer.function_node import Fallback, FunctionNode
-from chainer.variable import Variable
+from chainer.variable import Variable, _new_variable
+
+_ndarray = numpy.ndarray
 
 
 def constant_label(value) -> str:
@@ -39,6 +41,27 @@ def _sum_to(gx: Variable, shape: tuple) -> Variable:
     from chainer._ops.array_ops import sum_to
 
     return sum_to(gx, shape)
+
+
+def _same_shape(gy: Variable, func: FunctionNode):
+    """The NumPy array of ``gy`` when it has the shape of ``func``'s single input, else None.
+
+    The fast backward of an elementwise node declines every other case (broadcasting, CuPy,
+    a gradient of the wrong shape, which backward reports): backward handles them.
+    """
+    g = gy._array
+    if type(g) is not _ndarray or g.shape != func.inputs[0].shape:
+        return None
+    return g
+
+
+def _binary_same_shape(gy: Variable, func: FunctionNode):
+    """:func:`_same_shape` for a node of two inputs of one shape."""
+    g = gy._array
+    node0, node1 = func.inputs
+    if type(g) is not _ndarray or g.shape != node0.shape or g.shape != node1.shape:
+        return None
+    return g
 
 
 class _Binary(FunctionNode):
@@ -88,6 +111,15 @@ class Add(FunctionNode):
         gy = grad_outputs[0]
         return tuple([_sum_to(gy, self.inputs[i].shape) for i in indexes])
 
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        gy = grad_outputs[0]
+        shape = gy._array.shape
+        inputs = self.inputs
+        for i in indexes:
+            if inputs[i].shape != shape:
+                return None
+        return (gy,) * len(indexes)
+
 
 class AddConstant(FunctionNode):
     is_elementwise = True
@@ -109,6 +141,9 @@ class AddConstant(FunctionNode):
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return grad_outputs
 
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        return grad_outputs if _same_shape(grad_outputs[0], self) is not None else None
+
 
 class Sub(_Binary):
     label = "_ - _"
@@ -125,6 +160,15 @@ class Sub(_Binary):
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]
         return tuple([_sum_to(gy if i == 0 else -gy, self.inputs[i].shape) for i in indexes])
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        gy = grad_outputs[0]
+        g = _binary_same_shape(gy, self)
+        if g is None:
+            return None
+        return tuple(
+            [gy if i == 0 else _new_variable(force_array(-g), gy._requires_grad) for i in indexes]
+        )
 
 
 class SubFromConstant(FunctionNode):
@@ -164,6 +208,13 @@ class Neg(FunctionNode):
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (-grad_outputs[0],)
 
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        gy = grad_outputs[0]
+        g = _same_shape(gy, self)
+        if g is None:
+            return None
+        return (_new_variable(force_array(-g), gy._requires_grad),)
+
 
 class Mul(_Binary):
     label = "_ * _"
@@ -179,6 +230,24 @@ class Mul(_Binary):
         gy = grad_outputs[0]
         x0, x1 = self.get_retained_inputs()
         return tuple([_sum_to(gy * (x1 if i == 0 else x0), self.inputs[i].shape) for i in indexes])
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        gy = grad_outputs[0]
+        g = _binary_same_shape(gy, self)
+        if g is None:
+            return None
+        node0, node1 = self.inputs
+        x0, x1 = node0.data, node1.data
+        if g.dtype != x0.dtype or g.dtype != x1.dtype:
+            return None  # backward's Mul would refuse the mixed dtypes
+        gy_rg = gy._requires_grad
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(_new_variable(force_array(g * x1), gy_rg or node1._requires_grad))
+            else:
+                ret.append(_new_variable(force_array(g * x0), gy_rg or node0._requires_grad))
+        return tuple(ret)
 
 
 class MulConstant(FunctionNode):
@@ -200,6 +269,14 @@ class MulConstant(FunctionNode):
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (grad_outputs[0] * self.value,)
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        gy = grad_outputs[0]
+        g = _same_shape(gy, self)
+        if g is None or not isinstance(self.value, _SCALARS):
+            return None
+        # backward's ``gy * value`` casts the scalar to the gradient's dtype (see _const).
+        return (_new_variable(force_array(g * g.dtype.type(self.value)), gy._requires_grad),)
 
 
 class Div(_Binary):
