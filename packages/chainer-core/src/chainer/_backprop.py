@@ -277,7 +277,8 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
     (``chainer.grad``), gradients reaching those nodes are summed into it and leaves' ``grad``
     are left alone; otherwise leaves accumulate into their ``grad``.
     """
-    grads: dict = {}  # VariableNode -> list of gradient variables
+    # VariableNode -> its gradient variable, or a list of them once a second one arrives
+    grads: dict = {}
     leaf_grads: dict = {}
     heap: list = []
     seen: set = set()
@@ -311,10 +312,10 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
             break
         outputs = func.outputs
         if len(outputs) == 1:  # the common case, without the generic loop
-            gs = grads.pop(outputs[0](), None)
-            if gs is None:
+            gy = grads.pop(outputs[0](), None)
+            if gy is None:
                 continue  # no gradient reached this function
-            out_grads = (gs[0] if len(gs) == 1 else _sum(gs),)
+            out_grads = (_sum(gy) if type(gy) is list else gy,)
         else:
             out_grads = tuple([_sum(grads.pop(ref(), None)) for ref in outputs])
             if out_grads.count(None) == len(out_grads):  # tuple of None/Variable: no ==
@@ -357,9 +358,11 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
             if creator is not None:
                 gs = grads.get(x)
                 if gs is None:
-                    grads[x] = [gx]
-                else:
+                    grads[x] = gx
+                elif type(gs) is list:
                     gs.append(gx)
+                else:
+                    grads[x] = [gs, gx]
                 if creator not in seen:
                     seen.add(creator)
                     if heap or upcoming is not None:
@@ -400,9 +403,10 @@ def _collect(table: dict, node, g) -> None:
 
 
 def _sum(gs):
-    """Sum a list of gradient variables with one n-ary add (``None`` for no list)."""
-    if gs is None:
-        return None
+    """Sum a list of gradient variables with one n-ary add (``None`` for none; a single
+    variable, not in a list, is returned as it is)."""
+    if gs is None or type(gs) is not list:
+        return gs
     if len(gs) == 1:
         return gs[0]
     from chainer._ops.basic_math import add

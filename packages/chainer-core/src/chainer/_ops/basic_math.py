@@ -123,6 +123,8 @@ class Add(FunctionNode):
 
 class AddConstant(FunctionNode):
     is_elementwise = True
+    # ``value`` as a read-only 0-d array, given by the operators (chainer._ops.operators).
+    _operand = None
 
     def __init__(self, value) -> None:
         self.value = value
@@ -132,7 +134,11 @@ class AddConstant(FunctionNode):
         return f"_ + {constant_label(self.value)}"
 
     def forward(self, inputs: tuple) -> tuple:
-        return (force_array(inputs[0] + self.value),)
+        x = inputs[0]
+        operand = self._operand
+        if operand is None or type(x) is not _ndarray:
+            operand = self.value
+        return (force_array(x + operand),)
 
     def forward_chainerx(self, inputs: tuple):
         value = _chainerx_constant(self.value)
@@ -252,6 +258,8 @@ class Mul(_Binary):
 
 class MulConstant(FunctionNode):
     is_elementwise = True
+    # ``value`` as a read-only 0-d array, given by the operators (chainer._ops.operators).
+    _operand = None
 
     def __init__(self, value) -> None:
         self.value = value
@@ -261,7 +269,11 @@ class MulConstant(FunctionNode):
         return f"_ * {constant_label(self.value)}"
 
     def forward(self, inputs: tuple) -> tuple:
-        return (force_array(inputs[0] * self.value),)
+        x = inputs[0]
+        operand = self._operand
+        if operand is None or type(x) is not _ndarray:
+            operand = self.value
+        return (force_array(x * operand),)
 
     def forward_chainerx(self, inputs: tuple):
         value = _chainerx_constant(self.value)
@@ -275,8 +287,12 @@ class MulConstant(FunctionNode):
         g = _same_shape(gy, self)
         if g is None or not isinstance(self.value, _SCALARS):
             return None
-        # backward's ``gy * value`` casts the scalar to the gradient's dtype (see _const).
-        return (_new_variable(force_array(g * g.dtype.type(self.value)), gy._requires_grad),)
+        # backward's ``gy * value`` casts the scalar to the gradient's dtype (the operators'
+        # rule), which the 0-d operand already has unless the gradient's dtype differs
+        operand = self._operand
+        if operand is None or operand.dtype != g.dtype:
+            operand = g.dtype.type(self.value)
+        return (_new_variable(force_array(g * operand), gy._requires_grad),)
 
 
 class Div(_Binary):
@@ -446,37 +462,7 @@ class FloorDivide(_Binary):
         return (None,) * len(indexes)
 
 
-def _const(x: Variable, value):
-    """Cast a scalar operand to ``x``'s dtype, as Chainer does (int variables stay int)."""
-    return x._array.dtype.type(value)
-
-
 _SCALARS = (int, float, numpy.generic)
-
-
-_NUMPY_1 = int(numpy.__version__.split(".")[0]) < 2
-
-
-def _reciprocal(c):
-    """``1 / c``, in the dtype of a float constant (NumPy 1's value-based casting would
-    promote ``1 / numpy.float32(c)`` to float64; NumPy 2 keeps the dtype by itself)."""
-    if _NUMPY_1 and c.dtype.kind == "f":
-        return c.dtype.type(1) / c
-    return 1 / c
-
-
-def _array_operand(value, x: Variable) -> Variable:
-    """A constant variable for an array operand, cast to ``x``'s dtype as Chainer v7 does
-    (arrays never get gradients here)."""
-    if _variable_checks.is_supported_array(value):
-        dtype = x._array.dtype
-        if value.dtype != dtype:
-            value = value.astype(dtype)
-        return Variable(value, requires_grad=False)
-    raise TypeError(
-        f"unsupported operand type for a Variable operation: {type(value).__name__} "
-        "(expected a Variable, an array or a scalar)"
-    )
 
 
 def add(*xs) -> Variable:
@@ -484,56 +470,3 @@ def add(*xs) -> Variable:
     if len(xs) == 1:
         return xs[0] if isinstance(xs[0], Variable) else Variable(xs[0], requires_grad=False)
     return Add().apply(xs)[0]
-
-
-def _operator(binary, constant, reflected: bool = False):
-    """A ``Variable`` operator method.
-
-    Variable and array operands go through the ``binary`` node (``other op self`` when
-    ``reflected``); a scalar operand, cast to the variable's dtype as Chainer does, goes
-    through ``constant(scalar)``, or is wrapped as a 0-d array when ``constant`` is None.
-    """
-
-    def operator(self, other):
-        if isinstance(other, Variable):
-            pass
-        elif isinstance(other, _SCALARS):
-            if constant is not None:
-                return constant(_const(self, other)).apply((self,))[0]
-            other = Variable(self.xp.full((), other, dtype=self.dtype), requires_grad=False)
-        else:
-            other = _array_operand(other, self)
-        return binary().apply((other, self) if reflected else (self, other))[0]
-
-    return operator
-
-
-def _neg(self):
-    return Neg().apply((self,))[0]
-
-
-def _abs(self):
-    return Absolute().apply((self,))[0]
-
-
-def _pos(self):
-    return self
-
-
-OPERATORS = {
-    "__add__": _operator(Add, AddConstant),
-    "__radd__": _operator(Add, AddConstant),
-    "__sub__": _operator(Sub, lambda c: AddConstant(-c)),
-    "__rsub__": _operator(Sub, SubFromConstant, reflected=True),
-    "__mul__": _operator(Mul, MulConstant),
-    "__rmul__": _operator(Mul, MulConstant),
-    "__truediv__": _operator(Div, lambda c: MulConstant(_reciprocal(c))),
-    "__rtruediv__": _operator(Div, DivFromConstant, reflected=True),
-    "__floordiv__": _operator(FloorDivide, None),
-    "__rfloordiv__": _operator(FloorDivide, None, reflected=True),
-    "__pow__": _operator(PowVarVar, PowVarConst),
-    "__rpow__": _operator(PowVarVar, PowConstVar, reflected=True),
-    "__neg__": _neg,
-    "__abs__": _abs,
-    "__pos__": _pos,
-}
