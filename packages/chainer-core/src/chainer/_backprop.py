@@ -13,6 +13,8 @@ import warnings
 import weakref
 from typing import Any
 
+import numpy
+
 from chainer import _function_hooks_registry as _hooks
 from chainer import _grad_ready
 from chainer.configuration import config, using_config
@@ -40,6 +42,15 @@ def walk_creators(var: Variable):
 # The nodes of gradients that an old-style Function's backward computed while a graph was
 # recorded (double backprop): backprop reaching one refuses, even after its variable died.
 old_style_grad_nodes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# Whether any node was ever registered there (reading the dictionary costs Python calls).
+_any_old_style_grad = False
+
+
+def register_old_style_grad(node: VariableNode, label: str) -> None:
+    """Remember that ``node``'s gradient came from the old-style Function ``label``."""
+    global _any_old_style_grad
+    old_style_grad_nodes[node] = label
+    _any_old_style_grad = True
 
 
 def _refuse_old_style_grad(var: Variable) -> None:
@@ -87,7 +98,11 @@ def _initial_grad(var: Variable, given, loss_scale, caller: str):
                 DeprecationWarning,
                 stacklevel=4,
             )
-        gv = Variable(var.xp.ones_like(array), requires_grad=False)
+        if type(array) is numpy.ndarray and array.ndim == 0:  # a loss: ones_like, for less
+            one = numpy.array(1, array.dtype)
+        else:
+            one = var.xp.ones_like(array)
+        gv = Variable(one, requires_grad=False)
         var._grad_var = gv
     return _scaled(gv, loss_scale)
 
@@ -507,7 +522,7 @@ class _GradientTypeError(TypeError, ValueError):
 
 
 def _accumulate_into_leaf(node, gx, loss_scale) -> None:
-    if old_style_grad_nodes and node in old_style_grad_nodes:
+    if _any_old_style_grad and node in old_style_grad_nodes:
         _refuse_old_style_label(old_style_grad_nodes[node])
     var = node.get_variable_or_none()
     if var is None:

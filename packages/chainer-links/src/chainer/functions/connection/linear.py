@@ -212,11 +212,12 @@ def linear(x, W, b=None, n_batch_axes: int = 1) -> Variable:
     """
     if n_batch_axes <= 0:
         raise ValueError(f"n_batch_axes must be a positive int, got {n_batch_axes!r}")
-    if x.ndim <= n_batch_axes:
+    ndim = x.ndim
+    if ndim <= n_batch_axes:
         raise ValueError(
             f"x must have more than n_batch_axes={n_batch_axes} axes, got shape {x.shape}"
         )
-    if x.ndim == 2:  # already (batch, features): nothing to flatten
+    if ndim == 2:  # already (batch, features): nothing to flatten
         return LinearFunction().apply((x, W) if b is None else (x, W, b))[0]
     batch_shape = x.shape[:n_batch_axes]
     # Explicit sizes (no -1): a batch may be empty.
