@@ -298,9 +298,12 @@ class FunctionNode:
                 node_tuple[index].data = in_data[index]
         retain = self._output_indexes_to_retain
         if retain is not None:
-            self._retained_output_data = tuple([outputs[index] for index in retain])
+            kept = []
             for index in retain:  # as in v7, a retained output's node holds its array
-                self.outputs[index]().data = outputs[index]
+                y = outputs[index]
+                kept.append(y)
+                self.outputs[index]().data = y
+            self._retained_output_data = tuple(kept)
         return rets
 
     def _check_type_forward_fast(self, in_data: tuple) -> None:
