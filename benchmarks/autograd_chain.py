@@ -1,13 +1,19 @@
 """A chain of 100 elementwise ops on small arrays, forward + backward (host overhead).
 
 Chainer (NumPy backend) vs PyTorch CPU eager vs a hand-written NumPy floor (forward and
-hand-derived backward with no graph bookkeeping at all), side by side in one run.
+hand-derived backward with no graph bookkeeping at all), side by side in one run: the
+thread's CPU time in interleaved rounds, ratios the median of per-round ratios.
+
+Run: ``python benchmarks/autograd_chain.py [rounds]``.
 """
 
 from __future__ import annotations
 
+import statistics
+import sys
+
 import numpy as np
-from _timing import measure_side_by_side, report
+from _timing import measure_thread_medians, median_ratio
 
 N_BLOCKS = 25  # 4 ops per block: 100 elementwise ops
 SHAPE = (32,)
@@ -102,7 +108,7 @@ def check_same_gradients() -> None:
         pass
 
 
-def main() -> str:
+def main(rounds: int = 25) -> str:
     check_same_gradients()
     contenders = {"chainer (numpy)": chainer_step()}
     try:
@@ -110,10 +116,16 @@ def main() -> str:
     except ImportError:
         pass
     contenders["numpy floor"] = numpy_step()
-    results = measure_side_by_side(contenders, number=30)
-    baseline = "pytorch cpu" if "pytorch cpu" in results else "numpy floor"
-    return report(f"100-op elementwise chain, shape {SHAPE}, fwd+bwd", results, baseline)
+    samples = measure_thread_medians(contenders, number=60, rounds=rounds)
+    baseline = "pytorch cpu" if "pytorch cpu" in samples else "numpy floor"
+    title = f"100-op elementwise chain, shape {SHAPE}, fwd+bwd, thread CPU time, {rounds} rounds"
+    lines = [title, "-" * len(title)]
+    for name, times in samples.items():
+        ratio = median_ratio(samples, name, baseline)
+        median = statistics.median(times) * 1e6
+        lines.append(f"{name:<16} {median:8.1f} us   {ratio:5.2f}x {baseline}")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
-    print(main())
+    print(main(int(sys.argv[1]) if len(sys.argv) > 1 else 25))

@@ -13,6 +13,8 @@ import warnings
 import weakref
 from typing import Any
 
+import numpy
+
 from chainer import _function_hooks_registry as _hooks
 from chainer import _grad_ready
 from chainer.configuration import config, using_config
@@ -40,6 +42,15 @@ def walk_creators(var: Variable):
 # The nodes of gradients that an old-style Function's backward computed while a graph was
 # recorded (double backprop): backprop reaching one refuses, even after its variable died.
 old_style_grad_nodes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# Whether any node was ever registered there (reading the dictionary costs Python calls).
+_any_old_style_grad = False
+
+
+def register_old_style_grad(node: VariableNode, label: str) -> None:
+    """Remember that ``node``'s gradient came from the old-style Function ``label``."""
+    global _any_old_style_grad
+    old_style_grad_nodes[node] = label
+    _any_old_style_grad = True
 
 
 def _refuse_old_style_grad(var: Variable) -> None:
@@ -87,7 +98,11 @@ def _initial_grad(var: Variable, given, loss_scale, caller: str):
                 DeprecationWarning,
                 stacklevel=4,
             )
-        gv = Variable(var.xp.ones_like(array), requires_grad=False)
+        if type(array) is numpy.ndarray and array.ndim == 0:  # a loss: ones_like, for less
+            one = numpy.array(1, array.dtype)
+        else:
+            one = var.xp.ones_like(array)
+        gv = Variable(one, requires_grad=False)
         var._grad_var = gv
     return _scaled(gv, loss_scale)
 
@@ -277,13 +292,17 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
     (``chainer.grad``), gradients reaching those nodes are summed into it and leaves' ``grad``
     are left alone; otherwise leaves accumulate into their ``grad``.
     """
-    grads: dict = {}  # VariableNode -> list of gradient variables
+    # VariableNode -> its gradient variable, or a list of them once a second one arrives
+    grads: dict = {}
     leaf_grads: dict = {}
     heap: list = []
     seen: set = set()
     heappush = heapq.heappush
     heappop = heapq.heappop
     debug = config.debug
+    # Functions' _backward_fast may replace backward where nothing would be recorded.
+    fast = not debug and not config.enable_backprop
+    hook_state = _hooks.state
 
     for node, g in roots:
         _collect(grads, node, g)
@@ -294,14 +313,24 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
 
     keep_outputs = retain_grad or targets is not None
     tracker = _grad_ready.LeafTracker(roots) if targets is None and _grad_ready.active() else None
-    while heap:
-        func = heappop(heap)[2]
+    # A function found while the heap is empty waits here instead (in a straight chain, every
+    # one does); it joins the heap, with its place in the order, if others are found too.
+    upcoming = None
+    upcoming_order = 0
+    while True:
+        if upcoming is not None:
+            func = upcoming
+            upcoming = None
+        elif heap:
+            func = heappop(heap)[2]
+        else:
+            break
         outputs = func.outputs
         if len(outputs) == 1:  # the common case, without the generic loop
-            gs = grads.pop(outputs[0](), None)
-            if gs is None:
+            gy = grads.pop(outputs[0](), None)
+            if gy is None:
                 continue  # no gradient reached this function
-            out_grads = (gs[0] if len(gs) == 1 else _sum(gs),)
+            out_grads = (_sum(gy) if type(gy) is list else gy,)
         else:
             out_grads = tuple([_sum(grads.pop(ref(), None)) for ref in outputs])
             if out_grads.count(None) == len(out_grads):  # tuple of None/Variable: no ==
@@ -309,8 +338,14 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
         if keep_outputs:
             _keep_output_grads(func, out_grads, retain_grad, targets)
         in_nodes = func.inputs
-        if len(in_nodes) == 1:
+        n_inputs = len(in_nodes)
+        if n_inputs == 1:
             target_indexes: tuple[int, ...] = (0,) if in_nodes[0]._requires_grad else ()
+        elif n_inputs == 2:  # binary operators: no generic loop either
+            if in_nodes[0]._requires_grad:
+                target_indexes = (0, 1) if in_nodes[1]._requires_grad else (0,)
+            else:
+                target_indexes = (1,) if in_nodes[1]._requires_grad else ()
         else:
             target_indexes = tuple([i for i, x in enumerate(in_nodes) if x._requires_grad])
         if not target_indexes:
@@ -320,7 +355,15 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
                 func, target_indexes, out_grads, grads, leaf_grads, debug
             )
         else:
-            gxs = _call_backward(func, target_indexes, out_grads, debug)
+            gxs = None
+            if (
+                fast
+                and func._backward_fast is not None
+                and not (hook_state.hooks or func._local_function_hooks)
+            ):
+                gxs = func._backward_fast(target_indexes, out_grads)
+            if gxs is None:
+                gxs = _call_backward(func, target_indexes, out_grads, debug)
 
         for i, gx in zip(target_indexes, gxs):
             if gx is None:
@@ -330,15 +373,28 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
             if creator is not None:
                 gs = grads.get(x)
                 if gs is None:
-                    grads[x] = [gx]
-                else:
+                    grads[x] = gx
+                elif type(gs) is list:
                     gs.append(gx)
+                else:
+                    grads[x] = [gs, gx]
                 if creator not in seen:
                     seen.add(creator)
-                    heappush(heap, (-creator.rank, len(seen), creator))
+                    if heap or upcoming is not None:
+                        heappush(heap, (-creator.rank, len(seen), creator))
+                    else:
+                        upcoming = creator
+                        upcoming_order = len(seen)
             elif targets is None or x in targets:
-                _collect(leaf_grads, x, gx)
+                gs = leaf_grads.get(x)
+                if gs is None:
+                    leaf_grads[x] = [gx]
+                else:
+                    gs.append(gx)
         del gxs, out_grads
+        if upcoming is not None and heap:
+            heappush(heap, (-upcoming.rank, upcoming_order, upcoming))
+            upcoming = None
         if tracker is not None:
             tracker.function_done(
                 func, leaf_grads, lambda x, gs: _accumulate_into_leaf(x, _sum(gs), loss_scale)
@@ -362,9 +418,10 @@ def _collect(table: dict, node, g) -> None:
 
 
 def _sum(gs):
-    """Sum a list of gradient variables with one n-ary add (``None`` for no list)."""
-    if gs is None:
-        return None
+    """Sum a list of gradient variables with one n-ary add (``None`` for none; a single
+    variable, not in a list, is returned as it is)."""
+    if gs is None or type(gs) is not list:
+        return gs
     if len(gs) == 1:
         return gs[0]
     from chainer._ops.basic_math import add
@@ -465,7 +522,7 @@ class _GradientTypeError(TypeError, ValueError):
 
 
 def _accumulate_into_leaf(node, gx, loss_scale) -> None:
-    if old_style_grad_nodes and node in old_style_grad_nodes:
+    if _any_old_style_grad and node in old_style_grad_nodes:
         _refuse_old_style_label(old_style_grad_nodes[node])
     var = node.get_variable_or_none()
     if var is None:

@@ -129,7 +129,7 @@ class FunctionAdapter(FunctionNode):
         g = Variable(gx)
         g._old_style_grad_generator = self.label
         if config.enable_backprop:  # double backprop: the gradient may enter a graph
-            _backprop.old_style_grad_nodes[g.node] = self.label
+            _backprop.register_old_style_grad(g.node, self.label)
         return g
 
 

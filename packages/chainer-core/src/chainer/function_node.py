@@ -89,6 +89,13 @@ class FunctionNode:
     _check_arrays: Callable[[tuple], None] | None = None
     # Backprop calls backward_accumulate only for classes that override it.
     _overrides_backward_accumulate = False
+    # Protected hook for Chainer's own hot functions: a method
+    # ``_backward_fast(target_input_indexes, grad_outputs)`` returning exactly what ``backward``
+    # would (one gradient Variable or None per target: bitwise the same arrays, the same
+    # ``requires_grad``), computed on the arrays without applying function nodes, or None to
+    # decline. Backprop calls it only where those nodes would record nothing and nobody could
+    # observe them: ``enable_backprop`` off, not in debug mode, no function hook registered.
+    _backward_fast: Callable[[tuple, tuple], tuple | None] | None = None
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -195,17 +202,19 @@ class FunctionNode:
                 raise type_check.InvalidType(
                     e.expect, e.actual, msg=_type_error_message(self, e, in_data)
                 ) from None
-        hooks = (
-            _hooks.active_hooks(self) if _hook_state.hooks or self._local_function_hooks else ()
-        )
-        for hook in hooks:
-            hook.forward_preprocess(self, in_data)
+        if _hook_state.hooks or self._local_function_hooks:
+            hooks = _hooks.active_hooks(self)
+            for hook in hooks:
+                hook.forward_preprocess(self, in_data)
+        else:
+            hooks = ()
 
         first = in_data[0] if in_data else None
-        if first is None and in_data:
-            first = next((x for x in in_data if x is not None), None)
-        if type(first) is not _ndarray and first is not None and is_chainerx_array(first):
-            return self._apply_chainerx(in_data, first, hooks)
+        if type(first) is not _ndarray:
+            if first is None and in_data:
+                first = next((x for x in in_data if x is not None), None)
+            if first is not None and is_chainerx_array(first):
+                return self._apply_chainerx(in_data, first, hooks)
         outputs = self.forward(in_data)
         if type(outputs) is not tuple:
             _refuse_forward_result(self, outputs)
@@ -226,6 +235,8 @@ class FunctionNode:
 
         if requires_grad and config.enable_backprop:
             return self._record(inputs, in_data, outputs)
+        if len(outputs) == 1:
+            return (_new_variable(outputs[0], requires_grad),)
         return tuple([_new_variable(y, requires_grad) for y in outputs])
 
     def _apply_chainerx(self, in_data: tuple, first, hooks) -> tuple:
@@ -287,9 +298,12 @@ class FunctionNode:
                 node_tuple[index].data = in_data[index]
         retain = self._output_indexes_to_retain
         if retain is not None:
-            self._retained_output_data = tuple([outputs[index] for index in retain])
+            kept = []
             for index in retain:  # as in v7, a retained output's node holds its array
-                self.outputs[index]().data = outputs[index]
+                y = outputs[index]
+                kept.append(y)
+                self.outputs[index]().data = y
+            self._retained_output_data = tuple(kept)
         return rets
 
     def _check_type_forward_fast(self, in_data: tuple) -> None:

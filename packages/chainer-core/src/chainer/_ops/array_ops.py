@@ -9,7 +9,7 @@ from chainer._ops import _util
 from chainer._ops._util import force_array
 from chainer.configuration import config
 from chainer.function_node import Fallback, FunctionNode
-from chainer.variable import Variable, as_variable
+from chainer.variable import Variable, _new_variable, as_variable
 
 _INTEGERS = (int, numpy.integer)
 _CHAINERX_DTYPES = frozenset(
@@ -198,6 +198,29 @@ class Sum(FunctionNode):
         elif not self.keepdims:
             gy = reshape(gy, (1,) * len(in_shape))
         return (broadcast_to(gy, in_shape),)
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        gy = grad_outputs[0]
+        g = gy._array
+        in_shape = self.inputs[0].shape
+        axes = self._axes
+        if axes is None:
+            kept: tuple = (1,) * len(in_shape)
+            out_shape = kept if self.keepdims else ()
+        else:
+            kept = tuple([1 if i in axes else n for i, n in enumerate(in_shape)])
+            out_shape = (
+                kept
+                if self.keepdims
+                else tuple([n for i, n in enumerate(in_shape) if i not in axes])
+            )
+        if type(g) is not numpy.ndarray or g.shape != out_shape:
+            return None  # backward reports a gradient of the wrong shape
+        # backward's reshape and broadcast_to, each skipped when the shape is already right
+        a = g if g.shape == kept else g.reshape(kept)
+        if a.shape != in_shape:
+            a = numpy.broadcast_to(a, in_shape)
+        return (gy if a is g else _new_variable(a, gy._requires_grad),)
 
 
 def _check_axis_argument(axis) -> None:

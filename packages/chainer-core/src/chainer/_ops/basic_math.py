@@ -10,7 +10,9 @@ from chainer import _variable_checks
 from chainer._ops import _util
 from chainer._ops._util import force_array
 from chainer.function_node import Fallback, FunctionNode
-from chainer.variable import Variable
+from chainer.variable import Variable, _new_variable
+
+_ndarray = numpy.ndarray
 
 
 def constant_label(value) -> str:
@@ -41,6 +43,27 @@ def _sum_to(gx: Variable, shape: tuple) -> Variable:
     return sum_to(gx, shape)
 
 
+def _same_shape(gy: Variable, func: FunctionNode):
+    """The NumPy array of ``gy`` when it has the shape of ``func``'s single input, else None.
+
+    The fast backward of an elementwise node declines every other case (broadcasting, CuPy,
+    a gradient of the wrong shape, which backward reports): backward handles them.
+    """
+    g = gy._array
+    if type(g) is not _ndarray or g.shape != func.inputs[0].shape:
+        return None
+    return g
+
+
+def _binary_same_shape(gy: Variable, func: FunctionNode):
+    """:func:`_same_shape` for a node of two inputs of one shape."""
+    g = gy._array
+    node0, node1 = func.inputs
+    if type(g) is not _ndarray or g.shape != node0.shape or g.shape != node1.shape:
+        return None
+    return g
+
+
 class _Binary(FunctionNode):
     """Two same-dtype inputs with broadcastable shapes."""
 
@@ -63,6 +86,10 @@ class Add(FunctionNode):
     label = "_ + _"
 
     def _check_arrays(self, in_data: tuple) -> None:
+        if len(in_data) == 2:  # x + y: both rules at once
+            a, b = in_data
+            if a.dtype == b.dtype and a.shape == b.shape:
+                return
         if not in_data:
             _util.fail("in_types.size() > 0", "0 <= 0")
         _util.check_same_dtype(in_data)
@@ -88,9 +115,20 @@ class Add(FunctionNode):
         gy = grad_outputs[0]
         return tuple([_sum_to(gy, self.inputs[i].shape) for i in indexes])
 
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        gy = grad_outputs[0]
+        shape = gy._array.shape
+        inputs = self.inputs
+        for i in indexes:
+            if inputs[i].shape != shape:
+                return None
+        return (gy,) * len(indexes)
+
 
 class AddConstant(FunctionNode):
     is_elementwise = True
+    # ``value`` as a read-only 0-d array, given by the operators (chainer._ops.operators).
+    _operand = None
 
     def __init__(self, value) -> None:
         self.value = value
@@ -100,7 +138,11 @@ class AddConstant(FunctionNode):
         return f"_ + {constant_label(self.value)}"
 
     def forward(self, inputs: tuple) -> tuple:
-        return (force_array(inputs[0] + self.value),)
+        x = inputs[0]
+        operand = self._operand
+        if operand is None or type(x) is not _ndarray:
+            operand = self.value
+        return (force_array(x + operand),)
 
     def forward_chainerx(self, inputs: tuple):
         value = _chainerx_constant(self.value)
@@ -108,6 +150,9 @@ class AddConstant(FunctionNode):
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return grad_outputs
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        return grad_outputs if _same_shape(grad_outputs[0], self) is not None else None
 
 
 class Sub(_Binary):
@@ -125,6 +170,15 @@ class Sub(_Binary):
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         gy = grad_outputs[0]
         return tuple([_sum_to(gy if i == 0 else -gy, self.inputs[i].shape) for i in indexes])
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        gy = grad_outputs[0]
+        g = _binary_same_shape(gy, self)
+        if g is None:
+            return None
+        return tuple(
+            [gy if i == 0 else _new_variable(force_array(-g), gy._requires_grad) for i in indexes]
+        )
 
 
 class SubFromConstant(FunctionNode):
@@ -164,6 +218,13 @@ class Neg(FunctionNode):
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (-grad_outputs[0],)
 
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        gy = grad_outputs[0]
+        g = _same_shape(gy, self)
+        if g is None:
+            return None
+        return (_new_variable(force_array(-g), gy._requires_grad),)
+
 
 class Mul(_Binary):
     label = "_ * _"
@@ -180,9 +241,29 @@ class Mul(_Binary):
         x0, x1 = self.get_retained_inputs()
         return tuple([_sum_to(gy * (x1 if i == 0 else x0), self.inputs[i].shape) for i in indexes])
 
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        gy = grad_outputs[0]
+        g = _binary_same_shape(gy, self)
+        if g is None:
+            return None
+        node0, node1 = self.inputs
+        x0, x1 = node0.data, node1.data
+        if g.dtype != x0.dtype or g.dtype != x1.dtype:
+            return None  # backward's Mul would refuse the mixed dtypes
+        gy_rg = gy._requires_grad
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(_new_variable(force_array(g * x1), gy_rg or node1._requires_grad))
+            else:
+                ret.append(_new_variable(force_array(g * x0), gy_rg or node0._requires_grad))
+        return tuple(ret)
+
 
 class MulConstant(FunctionNode):
     is_elementwise = True
+    # ``value`` as a read-only 0-d array, given by the operators (chainer._ops.operators).
+    _operand = None
 
     def __init__(self, value) -> None:
         self.value = value
@@ -192,7 +273,11 @@ class MulConstant(FunctionNode):
         return f"_ * {constant_label(self.value)}"
 
     def forward(self, inputs: tuple) -> tuple:
-        return (force_array(inputs[0] * self.value),)
+        x = inputs[0]
+        operand = self._operand
+        if operand is None or type(x) is not _ndarray:
+            operand = self.value
+        return (force_array(x * operand),)
 
     def forward_chainerx(self, inputs: tuple):
         value = _chainerx_constant(self.value)
@@ -200,6 +285,18 @@ class MulConstant(FunctionNode):
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return (grad_outputs[0] * self.value,)
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        gy = grad_outputs[0]
+        g = _same_shape(gy, self)
+        if g is None or not isinstance(self.value, _SCALARS):
+            return None
+        # backward's ``gy * value`` casts the scalar to the gradient's dtype (the operators'
+        # rule), which the 0-d operand already has unless the gradient's dtype differs
+        operand = self._operand
+        if operand is None or operand.dtype != g.dtype:
+            operand = g.dtype.type(self.value)
+        return (_new_variable(force_array(g * operand), gy._requires_grad),)
 
 
 class Div(_Binary):
@@ -369,37 +466,7 @@ class FloorDivide(_Binary):
         return (None,) * len(indexes)
 
 
-def _const(x: Variable, value):
-    """Cast a scalar operand to ``x``'s dtype, as Chainer does (int variables stay int)."""
-    return x._array.dtype.type(value)
-
-
 _SCALARS = (int, float, numpy.generic)
-
-
-_NUMPY_1 = int(numpy.__version__.split(".")[0]) < 2
-
-
-def _reciprocal(c):
-    """``1 / c``, in the dtype of a float constant (NumPy 1's value-based casting would
-    promote ``1 / numpy.float32(c)`` to float64; NumPy 2 keeps the dtype by itself)."""
-    if _NUMPY_1 and c.dtype.kind == "f":
-        return c.dtype.type(1) / c
-    return 1 / c
-
-
-def _array_operand(value, x: Variable) -> Variable:
-    """A constant variable for an array operand, cast to ``x``'s dtype as Chainer v7 does
-    (arrays never get gradients here)."""
-    if _variable_checks.is_supported_array(value):
-        dtype = x._array.dtype
-        if value.dtype != dtype:
-            value = value.astype(dtype)
-        return Variable(value, requires_grad=False)
-    raise TypeError(
-        f"unsupported operand type for a Variable operation: {type(value).__name__} "
-        "(expected a Variable, an array or a scalar)"
-    )
 
 
 def add(*xs) -> Variable:
@@ -407,56 +474,3 @@ def add(*xs) -> Variable:
     if len(xs) == 1:
         return xs[0] if isinstance(xs[0], Variable) else Variable(xs[0], requires_grad=False)
     return Add().apply(xs)[0]
-
-
-def _operator(binary, constant, reflected: bool = False):
-    """A ``Variable`` operator method.
-
-    Variable and array operands go through the ``binary`` node (``other op self`` when
-    ``reflected``); a scalar operand, cast to the variable's dtype as Chainer does, goes
-    through ``constant(scalar)``, or is wrapped as a 0-d array when ``constant`` is None.
-    """
-
-    def operator(self, other):
-        if isinstance(other, Variable):
-            pass
-        elif isinstance(other, _SCALARS):
-            if constant is not None:
-                return constant(_const(self, other)).apply((self,))[0]
-            other = Variable(self.xp.full((), other, dtype=self.dtype), requires_grad=False)
-        else:
-            other = _array_operand(other, self)
-        return binary().apply((other, self) if reflected else (self, other))[0]
-
-    return operator
-
-
-def _neg(self):
-    return Neg().apply((self,))[0]
-
-
-def _abs(self):
-    return Absolute().apply((self,))[0]
-
-
-def _pos(self):
-    return self
-
-
-OPERATORS = {
-    "__add__": _operator(Add, AddConstant),
-    "__radd__": _operator(Add, AddConstant),
-    "__sub__": _operator(Sub, lambda c: AddConstant(-c)),
-    "__rsub__": _operator(Sub, SubFromConstant, reflected=True),
-    "__mul__": _operator(Mul, MulConstant),
-    "__rmul__": _operator(Mul, MulConstant),
-    "__truediv__": _operator(Div, lambda c: MulConstant(_reciprocal(c))),
-    "__rtruediv__": _operator(Div, DivFromConstant, reflected=True),
-    "__floordiv__": _operator(FloorDivide, None),
-    "__rfloordiv__": _operator(FloorDivide, None, reflected=True),
-    "__pow__": _operator(PowVarVar, PowVarConst),
-    "__rpow__": _operator(PowVarVar, PowConstVar, reflected=True),
-    "__neg__": _neg,
-    "__abs__": _abs,
-    "__pos__": _pos,
-}

@@ -10,7 +10,7 @@ from chainer import backend
 from chainer._ops._util import force_array
 from chainer.function_node import FunctionNode
 from chainer.functions.activation import _fast_checks
-from chainer.variable import Variable
+from chainer.variable import Variable, _new_variable
 
 _get_array_module = backend.get_array_module
 
@@ -42,6 +42,15 @@ class ReLU(FunctionNode):
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         return ReLUGrad2(self.output_data[0]).apply(grad_outputs)
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        """``backward`` on NumPy arrays: the forward of :class:`ReLUGrad2`."""
+        gy = grad_outputs[0]
+        g = gy._array
+        y = self._retained_output_data[0]
+        if type(g) is not numpy.ndarray or type(y) is not numpy.ndarray or g.shape != y.shape:
+            return None
+        return (_new_variable(force_array(g * (y > 0)), gy._requires_grad),)
 
 
 class ReLUGrad2(FunctionNode):

@@ -6,6 +6,7 @@ import functools
 
 import numpy
 
+from chainer._ops._util import force_array
 from chainer._ops.array_ops import reshape
 from chainer._ops.array_ops import sum as _sum
 from chainer.function_node import Fallback, FunctionNode
@@ -17,7 +18,7 @@ from chainer.functions.connection._checks import (
     fail,
 )
 from chainer.utils.array import size_of_shape
-from chainer.variable import Variable
+from chainer.variable import Variable, _new_variable
 
 
 def _dot(a, b, dtype):
@@ -30,6 +31,19 @@ class LinearFunction(FunctionNode):
     """``y = x W^T (+ b)`` for ``x`` ``(n, in)``, ``W`` ``(out, in)``, ``b`` ``(out,)``."""
 
     def _check_arrays(self, in_data: tuple) -> None:
+        if len(in_data) == 3:  # the common case, all rules below at once
+            x, W, b = in_data
+            if (
+                x.dtype.kind == "f"
+                and W.dtype.kind == "f"
+                and x.ndim == 2
+                and W.ndim == 2
+                and x.shape[1] == W.shape[1]
+                and b.dtype == x.dtype
+                and b.ndim == 1
+                and b.shape[0] == W.shape[0]
+            ):
+                return
         expect_count(in_data, 2, 3)
         x, W = in_data[0], in_data[1]
         expect_float(x, "x")
@@ -45,7 +59,7 @@ class LinearFunction(FunctionNode):
             expect_bias(in_data[2], x, W.shape[0], "W.shape[0]")
 
     def forward(self, inputs: tuple) -> tuple:
-        self.retain_inputs((0, 1))
+        self._input_indexes_to_retain = (0, 1)  # retain_inputs, without the call
         x, W = inputs[0], inputs[1]
         y = _dot(x, W.T, x.dtype)
         if len(inputs) == 3:
@@ -89,6 +103,32 @@ class LinearFunction(FunctionNode):
             ret.append(LinearGradWeight(W.dtype).apply((x, gy))[0])
         if 2 in indexes:
             ret.append(_sum(gy, axis=0))
+        return tuple(ret)
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        """``backward`` on NumPy arrays: the forwards of its three gradient nodes."""
+        gy = grad_outputs[0]
+        g = gy._array
+        x_node, w_node = self.inputs[0], self.inputs[1]
+        x, W = x_node.data, w_node.data
+        if (
+            type(g) is not numpy.ndarray
+            or type(x) is not numpy.ndarray
+            or type(W) is not numpy.ndarray
+            or g.shape != (x.shape[0], W.shape[0])
+        ):
+            return None  # CuPy, or a gradient of the wrong shape (backward reports it)
+        gy_requires_grad = gy._requires_grad
+        ret = []
+        for i in indexes:
+            if i == 0:  # LinearGradData
+                gx = _dot(g, W, g.dtype)
+                ret.append(_new_variable(gx, gy_requires_grad or w_node._requires_grad))
+            elif i == 1:  # LinearGradWeight
+                gW = _dot(g.T, x, W.dtype)
+                ret.append(_new_variable(gW, gy_requires_grad or x_node._requires_grad))
+            else:  # sum over the batch axis
+                ret.append(_new_variable(force_array(g.sum(axis=(0,))), gy_requires_grad))
         return tuple(ret)
 
 
@@ -172,14 +212,16 @@ def linear(x, W, b=None, n_batch_axes: int = 1) -> Variable:
     """
     if n_batch_axes <= 0:
         raise ValueError(f"n_batch_axes must be a positive int, got {n_batch_axes!r}")
-    if x.ndim <= n_batch_axes:
+    ndim = x.ndim
+    if ndim <= n_batch_axes:
         raise ValueError(
             f"x must have more than n_batch_axes={n_batch_axes} axes, got shape {x.shape}"
         )
+    if ndim == 2:  # already (batch, features): nothing to flatten
+        return LinearFunction().apply((x, W) if b is None else (x, W, b))[0]
     batch_shape = x.shape[:n_batch_axes]
-    if x.ndim > 2:
-        # Explicit sizes (no -1): a batch may be empty.
-        x = reshape(x, (size_of_shape(batch_shape), size_of_shape(x.shape[n_batch_axes:])))
+    # Explicit sizes (no -1): a batch may be empty.
+    x = reshape(x, (size_of_shape(batch_shape), size_of_shape(x.shape[n_batch_axes:])))
     y = LinearFunction().apply((x, W) if b is None else (x, W, b))[0]
     if n_batch_axes > 1:
         y = reshape(y, (*batch_shape, y.shape[1]))

@@ -40,9 +40,14 @@ def check_labels(t, n_class: int, ignore_label=None) -> bool:
     """
     if type(t) is not numpy.ndarray and not chainer.is_debug():
         return True
-    if t.size == 0:
+    size = t.size
+    if size == 0:
         return False
-    low, high = int(t.min()), int(t.max())
+    if size <= 32:  # a few labels: Python's min and max cost less than two NumPy reductions
+        labels = t.ravel().tolist()
+        low, high = min(labels), max(labels)
+    else:
+        low, high = int(t.min()), int(t.max())
     if 0 <= low and high < n_class:
         return ignore_label is not None and low <= ignore_label <= high
     bad = (t < 0) | (t >= n_class)

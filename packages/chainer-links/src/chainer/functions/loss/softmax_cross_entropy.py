@@ -19,7 +19,7 @@ from chainer.function_node import Fallback, FunctionNode
 from chainer.functions.activation.softmax import softmax
 from chainer.functions.loss import _checks
 from chainer.utils.type_check import InvalidType
-from chainer.variable import Variable
+from chainer.variable import Variable, _new_variable
 
 _get_array_module = backend.get_array_module
 _float16 = numpy.dtype(numpy.float16)
@@ -280,6 +280,23 @@ class SoftmaxCrossEntropy(FunctionNode):
         x = self.get_retained_inputs()[0]
         gx = _SoftmaxCrossEntropyGrad(self).apply((x, grad_outputs[0]))[0]
         return (gx,) if len(indexes) == 1 else (gx, None)
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        """``backward`` of the mean loss on NumPy arrays: the gradient node's forward."""
+        gloss = grad_outputs[0]
+        g = gloss._array
+        x_node = self.inputs[0]
+        x = x_node.data
+        if (
+            self.reduce != "mean"
+            or type(g) is not numpy.ndarray
+            or type(x) is not numpy.ndarray
+            or g.shape != ()
+        ):
+            return None
+        (gx,) = _SoftmaxCrossEntropyGrad(self).forward((x, g))
+        gx_var = _new_variable(gx, x_node._requires_grad or gloss._requires_grad)
+        return (gx_var,) if len(indexes) == 1 else (gx_var, None)
 
 
 class _SoftmaxCrossEntropyGrad(FunctionNode):
