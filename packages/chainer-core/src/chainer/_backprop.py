@@ -355,15 +355,17 @@ def _run(roots, retain_grad: bool, loss_scale, targets) -> None:
                 func, target_indexes, out_grads, grads, leaf_grads, debug
             )
         else:
-            gxs = None
+            fast_gxs = None
             if (
                 fast
                 and func._backward_fast is not None
                 and not (hook_state.hooks or func._local_function_hooks)
             ):
-                gxs = func._backward_fast(target_indexes, out_grads)
-            if gxs is None:
+                fast_gxs = func._backward_fast(target_indexes, out_grads)
+            if fast_gxs is None:
                 gxs = _call_backward(func, target_indexes, out_grads, debug)
+            else:
+                gxs = fast_gxs
 
         for i, gx in zip(target_indexes, gxs):
             if gx is None:

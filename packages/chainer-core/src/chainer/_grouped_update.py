@@ -66,7 +66,7 @@ def update_params(params: Iterable[Parameter]) -> bool:
     return only_grouped
 
 
-def _runs_parameter_machinery(cls: type) -> bool:
+def _runs_parameter_machinery(cls: type[Parameter]) -> bool:
     # ``update`` and ``grad`` as Parameter has them: the key may read the gradient directly.
     return cls.update is Parameter.update and cls.grad is Parameter.grad
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import traceback
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy
@@ -202,12 +202,11 @@ class FunctionNode:
                 raise type_check.InvalidType(
                     e.expect, e.actual, msg=_type_error_message(self, e, in_data)
                 ) from None
+        hooks: Sequence = ()
         if _hook_state.hooks or self._local_function_hooks:
             hooks = _hooks.active_hooks(self)
             for hook in hooks:
                 hook.forward_preprocess(self, in_data)
-        else:
-            hooks = ()
 
         first = in_data[0] if in_data else None
         if type(first) is not _ndarray:
