@@ -2,24 +2,32 @@
 
 Run under MPI (2 ranks unless stated):
 
-    mpiexec -n 2 python -m mpi4py benchmarks/chainermn_allreduce.py [threads]
+    mpiexec -n 2 python -m mpi4py benchmarks/chainermn_allreduce.py [--threads 1]
+        [--only allreduce|steps] [--repeat 15]
 
 1. Throughput of ``multi_node_mean_grad`` (flat communicator) on a model whose gradients
-   total 1-64 MiB, against ``MPI.Allreduce`` of a float32 buffer of the same size: one
-   parameter (reduced in place) and 16 parameters (packed into one buffer).
+   total 1-64 MiB, against ``MPI.Allreduce`` of a float32 buffer of the same size, alone and
+   followed by the division a hand-written gradient average also needs: one parameter
+   (reduced in place), 16 and 64 parameters (1 MiB: packed; 64 MiB: 16 in place, 64 packed).
+   The bandwidth is the message size over the time.
 2. One training step (forward, backward, gradient average, update) of the digits MLP and of
    a LeNet: ``B`` per rank with the multi-node optimizer (plain and bucketed) against the
-   local step without communication (the overhead) and against one rank on ``2B``.
+   local step without communication (the overhead) and against one rank on ``ranks x B``.
 
 Times are the slowest rank's best of interleaved rounds; ratios are what to compare.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 
-THREADS = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+PARSER = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+PARSER.add_argument("--threads", type=int, default=1, help="BLAS threads per rank")
+PARSER.add_argument("--only", choices=("allreduce", "steps"), help="run one part only")
+PARSER.add_argument("--repeat", type=int, default=15, help="interleaved rounds")
+ARGS = PARSER.parse_args()
+THREADS = ARGS.threads
 os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
 
 import numpy as np  # noqa: E402  (the thread count must be set first)
@@ -58,36 +66,35 @@ def raw_mean(buffer: np.ndarray) -> None:
     buffer *= np.float32(1.0 / COMM.size)
 
 
+def _ratios(results: dict, name: str) -> str:
+    raw, mean, mine = results["raw"], results["raw mean"], results[name]
+    return f"{mine * 1e3:.2f} ms ({raw / mine:.2f}x, {mean / mine:.2f}x)"
+
+
 def allreduce_throughput() -> list[str]:
     lines = [
-        "| message | raw Allreduce | raw + divide | mean_grad, 1 param (ratio to raw, to raw + "
-        "divide) | mean_grad, 16 params (ratios) |",
-        "|---|---|---|---|---|",
+        "| message | raw Allreduce (bandwidth) | raw + divide | mean_grad, 1 param (ratio to "
+        "raw, to raw + divide; bandwidth) | 16 params (ratios) | 64 params (ratios) |",
+        "|---|---|---|---|---|---|",
     ]
     for mib in (1, 4, 16, 64):
         total = mib * 2**20 // 4
         buffer = np.ones(total, np.float32)
-        one, many = Flat(total, 1), Flat(total, 16)
-        number = max(1, 64 // mib)
-        results = slowest(
-            measure_side_by_side(
-                {
-                    "raw": lambda b=buffer: MPI_COMM.Allreduce(MPI.IN_PLACE, b, op=MPI.SUM),
-                    "raw mean": lambda b=buffer: raw_mean(b),
-                    "one": lambda m=one: COMM.multi_node_mean_grad(m),
-                    "many": lambda m=many: COMM.multi_node_mean_grad(m),
-                },
-                number=number,
-                repeat=7,
-            )
-        )
-        gbps = mib / 1024 / results["raw"]
-        raw, mean = results["raw"], results["raw mean"]
+        models = {"one": Flat(total, 1), "16": Flat(total, 16), "64": Flat(total, 64)}
+        contenders = {
+            "raw": lambda b=buffer: MPI_COMM.Allreduce(MPI.IN_PLACE, b, op=MPI.SUM),
+            "raw mean": lambda b=buffer: raw_mean(b),
+        }
+        for name, model in models.items():
+            contenders[name] = lambda m=model: COMM.multi_node_mean_grad(m)
+        number = max(1, 32 // mib)
+        results = slowest(measure_side_by_side(contenders, number=number, repeat=ARGS.repeat))
+        raw, one = results["raw"], results["one"]
         lines.append(
-            f"| {mib} MiB | {raw * 1e3:.2f} ms ({gbps:.2f} GiB/s) | {mean * 1e3:.2f} ms "
-            f"| {results['one'] * 1e3:.2f} ms ({raw / results['one']:.2f}x, "
-            f"{mean / results['one']:.2f}x) | {results['many'] * 1e3:.2f} ms "
-            f"({raw / results['many']:.2f}x, {mean / results['many']:.2f}x) |"
+            f"| {mib} MiB | {raw * 1e3:.2f} ms ({mib / 1024 / raw:.2f} GiB/s) "
+            f"| {results['raw mean'] * 1e3:.2f} ms "
+            f"| {_ratios(results, 'one')[:-1]}; {mib / 1024 / one:.2f} GiB/s) "
+            f"| {_ratios(results, '16')} | {_ratios(results, '64')} |"
         )
     return lines
 
@@ -133,11 +140,11 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
         return lambda: optimizer.update(model, x, t)
 
     local = trainer(False)
-    x2, t2 = data(2 * batch)
+    x2, t2 = data(COMM.size * batch)
     model2 = L.Classifier(make())
     opt2 = chainer.optimizers.MomentumSGD(lr=0.01).setup(model2)
 
-    def twice():
+    def one_rank_global_batch():
         opt2.update(model2, x2, t2)
 
     results = slowest(
@@ -146,10 +153,10 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
                 "local B": local,
                 "mn B": trainer(True),
                 "mn B bucketed": trainer(True, True),
-                "1 rank 2B": twice,
+                "1 rank": one_rank_global_batch,
             },
             number=5,
-            repeat=7,
+            repeat=ARGS.repeat,
         )
     )
     base = results["local B"]
@@ -158,22 +165,25 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
         f"| {results['mn B'] * 1e3:.2f} ms (+{(results['mn B'] / base - 1) * 100:.0f} %) "
         f"| {results['mn B bucketed'] * 1e3:.2f} ms "
         f"(+{(results['mn B bucketed'] / base - 1) * 100:.0f} %) "
-        f"| {results['1 rank 2B'] * 1e3:.2f} ms "
-        f"| {results['1 rank 2B'] / results['mn B']:.2f}x |"
+        f"| {results['1 rank'] * 1e3:.2f} ms "
+        f"| {results['1 rank'] / results['mn B']:.2f}x |"
     ]
 
 
 def main() -> None:
     lines = [f"{COMM.size} ranks, {THREADS} thread(s) each, {MPI.Get_library_version()[:40]}"]
-    lines += ["", "Gradient allreduce (float32, flat communicator):", ""]
-    lines += allreduce_throughput()
-    lines += ["", "Training step (forward, backward, allreduce, update):", ""]
-    lines += [
-        "| model | local step | multi-node step | bucketed | 1 rank, 2B | speed-up vs 1 rank 2B |",
-        "|---|---|---|---|---|---|",
-    ]
-    lines += step_overhead("digits MLP", MLP, (64,), 32)
-    lines += step_overhead("LeNet", LeNet, (1, 28, 28), 32)
+    if ARGS.only in (None, "allreduce"):
+        lines += ["", "Gradient allreduce (float32, flat communicator):", ""]
+        lines += allreduce_throughput()
+    if ARGS.only in (None, "steps"):
+        lines += ["", "Training step (forward, backward, allreduce, update):", ""]
+        lines += [
+            f"| model | local step | multi-node step | bucketed | 1 rank, {COMM.size}B "
+            f"| speed-up vs 1 rank {COMM.size}B |",
+            "|---|---|---|---|---|---|",
+        ]
+        lines += step_overhead("digits MLP", MLP, (64,), 32)
+        lines += step_overhead("LeNet", LeNet, (1, 28, 28), 32)
     if COMM.rank == 0:
         print("\n".join(lines))
 

@@ -75,8 +75,9 @@ def agree_on_layout(mpi_comm, names: list, arrays: list, operation: str, flag=Fa
     header = numpy.array([len(key), total, _digest(key), int(flag)], numpy.int64)
     headers = numpy.empty((mpi_comm.Get_size(), 4), numpy.int64)
     mpi_comm.Allgather(header, headers)
-    if (headers[:, :3] == headers[0, :3]).all():
-        return key, bool(headers[:, 3].any())
+    rows = headers.tolist()  # Python ints: cheaper to compare than NumPy calls at this size
+    if all(row[:3] == rows[0][:3] for row in rows):
+        return key, any(row[3] for row in rows)
     layouts = mpi_comm.allgather(list(key))
     raise ValueError(f"{operation}: the ranks' models differ; " + _describe(layouts))
 
