@@ -8,7 +8,8 @@ Run under MPI (2 ranks unless stated):
 1. Throughput of ``multi_node_mean_grad`` (flat communicator) on a model whose gradients
    total 1-64 MiB, against ``MPI.Allreduce`` of a float32 buffer of the same size, alone and
    followed by the division a hand-written gradient average also needs: one parameter
-   (reduced in place), 16 and 64 parameters (1 MiB: packed; 64 MiB: 16 in place, 64 packed).
+   (reduced in place), 16 and 64 parameters (gradients under 1 MiB packed), these also
+   against the hand-written loop (``Allreduce`` of each gradient in place, then divide).
    The bandwidth is the message size over the time.
 2. One training step (forward, backward, gradient average, update) of the digits MLP and of
    a LeNet: ``B`` per rank with the multi-node optimizer (plain and bucketed) against the
@@ -66,36 +67,45 @@ def raw_mean(buffer: np.ndarray) -> None:
     buffer *= np.float32(1.0 / COMM.size)
 
 
-def _ratios(results: dict, name: str) -> str:
-    raw, mean, mine = results["raw"], results["raw mean"], results[name]
-    return f"{mine * 1e3:.2f} ms ({raw / mine:.2f}x, {mean / mine:.2f}x)"
+def hand_written_mean(model: chainer.Chain) -> None:
+    """The hand-written per-parameter loop: each gradient summed in place, then divided."""
+    for param in model.params():
+        MPI_COMM.Allreduce(MPI.IN_PLACE, param.grad, op=MPI.SUM)
+        param.grad *= np.float32(1.0 / COMM.size)
 
 
 def allreduce_throughput() -> list[str]:
     lines = [
-        "| message | raw Allreduce (bandwidth) | raw + divide | mean_grad, 1 param (ratio to "
-        "raw, to raw + divide; bandwidth) | 16 params (ratios) | 64 params (ratios) |",
+        "| message | raw Allreduce (bandwidth) | raw + divide | mean_grad, 1 param (to raw, "
+        "to raw + divide; bandwidth) | 16 params (to raw, to the loop) "
+        "| 64 params (to raw, to the loop) |",
         "|---|---|---|---|---|---|",
     ]
     for mib in (1, 4, 16, 64):
         total = mib * 2**20 // 4
         buffer = np.ones(total, np.float32)
-        models = {"one": Flat(total, 1), "16": Flat(total, 16), "64": Flat(total, 64)}
+        models = {"1": Flat(total, 1), "16": Flat(total, 16), "64": Flat(total, 64)}
         contenders = {
             "raw": lambda b=buffer: MPI_COMM.Allreduce(MPI.IN_PLACE, b, op=MPI.SUM),
             "raw mean": lambda b=buffer: raw_mean(b),
         }
         for name, model in models.items():
             contenders[name] = lambda m=model: COMM.multi_node_mean_grad(m)
+            if name != "1":
+                contenders[f"loop {name}"] = lambda m=model: hand_written_mean(m)
         number = max(1, 32 // mib)
-        results = slowest(measure_side_by_side(contenders, number=number, repeat=ARGS.repeat))
-        raw, one = results["raw"], results["one"]
-        lines.append(
-            f"| {mib} MiB | {raw * 1e3:.2f} ms ({mib / 1024 / raw:.2f} GiB/s) "
-            f"| {results['raw mean'] * 1e3:.2f} ms "
-            f"| {_ratios(results, 'one')[:-1]}; {mib / 1024 / one:.2f} GiB/s) "
-            f"| {_ratios(results, '16')} | {_ratios(results, '64')} |"
-        )
+        r = slowest(measure_side_by_side(contenders, number=number, repeat=ARGS.repeat))
+        raw = r["raw"]
+        cells = [
+            f"{mib} MiB",
+            f"{raw * 1e3:.2f} ms ({mib / 1024 / raw:.2f} GiB/s)",
+            f"{r['raw mean'] * 1e3:.2f} ms",
+            f"{r['1'] * 1e3:.2f} ms ({raw / r['1']:.2f}x, {r['raw mean'] / r['1']:.2f}x; "
+            f"{mib / 1024 / r['1']:.2f} GiB/s)",
+        ]
+        for n in ("16", "64"):
+            cells.append(f"{r[n] * 1e3:.2f} ms ({raw / r[n]:.2f}x, {r['loop ' + n] / r[n]:.2f}x)")
+        lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
