@@ -39,7 +39,8 @@ def _exact_mean(everyone: list, key: str, dtype) -> numpy.ndarray:
 def test_pieces_and_several_packed_messages_give_the_mean(name):
     # "big": 2.5 messages in place; "c*": 900 KiB each, packed into two messages.
     shapes = {"big": (5, STEP // 2), "small": (3,)}
-    shapes.update({f"c{i}": (230400,) for i in range(6)})
+    count = STEP // 230400 + 2
+    shapes.update({f"c{i}": (230400,) for i in range(count)})
     comm = chainermn.create_communicator(name)
     model = _model(shapes)
     mine = _grads(comm.rank, shapes)
@@ -123,18 +124,19 @@ def test_plan_splits_by_size_only():
 
 
 def test_plan_starts_a_new_packed_message_once_one_is_full():
-    shapes = [(250000,)] * 11  # just under the in-place threshold in float32
+    shapes = [(250000,)] * 40  # just under the in-place threshold in float32
     plan = _mean_plan.MeanPlan(shapes, numpy.dtype(numpy.float32), 3)
     assert plan.large == []
-    assert [indices for indices, _, _ in plan.packed] == [
-        [0, 1, 2, 3, 4],
-        [5, 6, 7, 8, 9],
-        [10],
-    ]
+    per = STEP // 250000 + 1  # gradients are added until a message holds STEP or more
+    expected = [list(range(i, min(i + per, 40))) for i in range(0, 40, per)]
+    assert [indices for indices, _, _ in plan.packed] == expected
+    assert len(expected) > 2
     assert plan.packed[2][1].base is plan.packed[0][1].base  # one staging buffer
     # float16: twice as many elements per message.
     plan = _mean_plan.MeanPlan(shapes, numpy.dtype(numpy.float16), 3)
-    assert [indices for indices, _, _ in plan.packed] == [list(range(9)), [9, 10]]
+    per = 2 * STEP // 250000 + 1
+    expected = [list(range(i, min(i + per, 40))) for i in range(0, 40, per)]
+    assert [indices for indices, _, _ in plan.packed] == expected
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from chainermn.communicators import _model_params
 IN_PLACE_BYTES = 1 << 20
 # The largest message of a gradient average in bytes; a packed one may exceed it by less
 # than IN_PLACE_BYTES.
-MESSAGE_BYTES = 4 << 20
+MESSAGE_BYTES = 8 << 20
 
 
 class MeanPlan:
