@@ -26,6 +26,24 @@ def _grads(rank: int, shapes: dict, dtype=numpy.float32) -> dict:
     return {k: rng.uniform(-1, 1, s).astype(dtype) for k, s in shapes.items()}
 
 
+def _average(comm, shapes: dict, grads=None):
+    """A model of ``shapes`` with this rank's gradients (``grads``, else :func:`_grads`)
+    averaged, and every rank's gradients."""
+    model = _model(shapes)
+    for key, grad in (grads or _grads(comm.rank, shapes)).items():
+        getattr(model, key).grad = grad
+    comm.multi_node_mean_grad(model)
+    return model, [_grads(r, shapes) for r in range(comm.size)]
+
+
+def _assert_close_to_mean(model, everyone: list) -> None:
+    for key in everyone[0]:
+        expected = numpy.mean([g[key].astype(numpy.float64) for g in everyone], axis=0)
+        numpy.testing.assert_allclose(
+            getattr(model, key).grad, expected, rtol=1e-6, atol=1e-6, err_msg=key
+        )
+
+
 def _exact_mean(everyone: list, key: str, dtype) -> numpy.ndarray:
     """The sum in ``dtype`` in rank order, times ``1 / size`` rounded to ``dtype``."""
     total = everyone[0][key].copy()
@@ -67,28 +85,18 @@ def test_a_gradient_contiguous_on_one_rank_and_not_on_another_still_matches():
     next to a large gradient of another size."""
     shapes = {"a": (1200, 1000), "b": (600, 500)}
     comm = chainermn.create_communicator("flat")
-    model = _model(shapes)
     mine = _grads(comm.rank, shapes)
-    for key, grad in mine.items():
-        getattr(model, key).grad = grad.copy()
     if comm.rank % 2 == 1:
-        model.a.grad = numpy.asfortranarray(mine["a"])
-    comm.multi_node_mean_grad(model)
-    everyone = [_grads(r, shapes) for r in range(comm.size)]
-    for key in shapes:
-        expected = numpy.mean([g[key].astype(numpy.float64) for g in everyone], axis=0)
-        numpy.testing.assert_allclose(getattr(model, key).grad, expected, rtol=1e-6, atol=1e-6)
+        mine["a"] = numpy.asfortranarray(mine["a"])
+    model, everyone = _average(comm, shapes, mine)
+    _assert_close_to_mean(model, everyone)
 
 
 @pytest.mark.mpi
 def test_float16_on_the_wire_for_large_and_packed_gradients_stays_within_tolerance():
     shapes = {"big": (STEP + 5,), "c0": (300000,), "c1": (7,)}
     comm = chainermn.create_communicator("flat", allreduce_grad_dtype=numpy.float16)
-    model = _model(shapes)
-    for key, grad in _grads(comm.rank, shapes).items():
-        getattr(model, key).grad = grad
-    comm.multi_node_mean_grad(model)
-    everyone = [_grads(r, shapes) for r in range(comm.size)]
+    model, everyone = _average(comm, shapes)
     for key in shapes:
         stacked = numpy.array([g[key] for g in everyone], numpy.float64)
         bound = comm.size * 2.0**-11 * numpy.abs(stacked).max()
@@ -102,14 +110,7 @@ def test_float16_on_the_wire_for_large_and_packed_gradients_stays_within_toleran
 def test_a_changed_layout_gets_its_own_plan():
     comm = chainermn.create_communicator("flat")
     for shapes in ({"a": (4, 3)}, {"a": (4, 3), "b": (300000,)}, {"a": (4, 3)}):
-        model = _model(shapes)
-        for key, grad in _grads(comm.rank, shapes).items():
-            getattr(model, key).grad = grad
-        comm.multi_node_mean_grad(model)
-        everyone = [_grads(r, shapes) for r in range(comm.size)]
-        for key in shapes:
-            expected = numpy.mean([g[key].astype(numpy.float64) for g in everyone], axis=0)
-            numpy.testing.assert_allclose(getattr(model, key).grad, expected, rtol=1e-6, atol=1e-6)
+        _assert_close_to_mean(*_average(comm, shapes))
 
 
 def test_plan_splits_by_size_only():
