@@ -2,7 +2,7 @@
 
 Run under MPI (2 ranks unless stated):
 
-    mpiexec -n 2 python -m mpi4py benchmarks/chainermn_allreduce.py [--threads 1]
+    mpiexec -n 2 python -m mpi4py benchmarks/chainermn_allreduce.py [threads]
         [--only allreduce|steps] [--repeat 15]
 
 1. Throughput of ``multi_node_mean_grad`` (flat communicator) on a model whose gradients
@@ -24,7 +24,7 @@ import argparse
 import os
 
 PARSER = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-PARSER.add_argument("--threads", type=int, default=1, help="BLAS threads per rank")
+PARSER.add_argument("threads", nargs="?", type=int, default=1, help="BLAS threads per rank")
 PARSER.add_argument("--only", choices=("allreduce", "steps"), help="run one part only")
 PARSER.add_argument("--repeat", type=int, default=15, help="interleaved rounds")
 ARGS = PARSER.parse_args()
@@ -172,9 +172,9 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
     base = results["local B"]
     return [
         f"| {name} (B={batch}) | {base * 1e3:.2f} ms "
-        f"| {results['mn B'] * 1e3:.2f} ms (+{(results['mn B'] / base - 1) * 100:.0f} %) "
+        f"| {results['mn B'] * 1e3:.2f} ms ({(results['mn B'] / base - 1) * 100:+.0f} %) "
         f"| {results['mn B bucketed'] * 1e3:.2f} ms "
-        f"(+{(results['mn B bucketed'] / base - 1) * 100:.0f} %) "
+        f"({(results['mn B bucketed'] / base - 1) * 100:+.0f} %) "
         f"| {results['1 rank'] * 1e3:.2f} ms "
         f"| {results['1 rank'] / results['mn B']:.2f}x |"
     ]
