@@ -3,23 +3,32 @@
 Run under MPI (2 ranks unless stated):
 
     mpiexec -n 2 python -m mpi4py benchmarks/chainermn_allreduce.py [threads]
+        [--only allreduce|steps] [--repeat 15]
 
 1. Throughput of ``multi_node_mean_grad`` (flat communicator) on a model whose gradients
-   total 1-64 MiB, against ``MPI.Allreduce`` of a float32 buffer of the same size: one
-   parameter (reduced in place) and 16 parameters (packed into one buffer).
+   total 1-64 MiB, against ``MPI.Allreduce`` of a float32 buffer of the same size, alone and
+   followed by the division a hand-written gradient average also needs: one parameter
+   (reduced in place), 16 and 64 parameters (gradients under 1 MiB packed), these also
+   against the hand-written loop (``Allreduce`` of each gradient in place, then divide).
+   The bandwidth is the message size over the time.
 2. One training step (forward, backward, gradient average, update) of the digits MLP and of
    a LeNet: ``B`` per rank with the multi-node optimizer (plain and bucketed) against the
-   local step without communication (the overhead) and against one rank on ``2B``.
+   local step without communication (the overhead) and against one rank on ``ranks x B``.
 
 Times are the slowest rank's best of interleaved rounds; ratios are what to compare.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 
-THREADS = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+PARSER = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+PARSER.add_argument("threads", nargs="?", type=int, default=1, help="BLAS threads per rank")
+PARSER.add_argument("--only", choices=("allreduce", "steps"), help="run one part only")
+PARSER.add_argument("--repeat", type=int, default=15, help="interleaved rounds")
+ARGS = PARSER.parse_args()
+THREADS = ARGS.threads
 os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
 
 import numpy as np  # noqa: E402  (the thread count must be set first)
@@ -58,37 +67,45 @@ def raw_mean(buffer: np.ndarray) -> None:
     buffer *= np.float32(1.0 / COMM.size)
 
 
+def hand_written_mean(model: chainer.Chain) -> None:
+    """The hand-written per-parameter loop: each gradient summed in place, then divided."""
+    for param in model.params():
+        MPI_COMM.Allreduce(MPI.IN_PLACE, param.grad, op=MPI.SUM)
+        param.grad *= np.float32(1.0 / COMM.size)
+
+
 def allreduce_throughput() -> list[str]:
     lines = [
-        "| message | raw Allreduce | raw + divide | mean_grad, 1 param (ratio to raw, to raw + "
-        "divide) | mean_grad, 16 params (ratios) |",
-        "|---|---|---|---|---|",
+        "| message | raw Allreduce (bandwidth) | raw + divide | mean_grad, 1 param (to raw, "
+        "to raw + divide; bandwidth) | 16 params (to raw, to the loop) "
+        "| 64 params (to raw, to the loop) |",
+        "|---|---|---|---|---|---|",
     ]
     for mib in (1, 4, 16, 64):
         total = mib * 2**20 // 4
         buffer = np.ones(total, np.float32)
-        one, many = Flat(total, 1), Flat(total, 16)
-        number = max(1, 64 // mib)
-        results = slowest(
-            measure_side_by_side(
-                {
-                    "raw": lambda b=buffer: MPI_COMM.Allreduce(MPI.IN_PLACE, b, op=MPI.SUM),
-                    "raw mean": lambda b=buffer: raw_mean(b),
-                    "one": lambda m=one: COMM.multi_node_mean_grad(m),
-                    "many": lambda m=many: COMM.multi_node_mean_grad(m),
-                },
-                number=number,
-                repeat=7,
-            )
-        )
-        gbps = mib / 1024 / results["raw"]
-        raw, mean = results["raw"], results["raw mean"]
-        lines.append(
-            f"| {mib} MiB | {raw * 1e3:.2f} ms ({gbps:.2f} GiB/s) | {mean * 1e3:.2f} ms "
-            f"| {results['one'] * 1e3:.2f} ms ({raw / results['one']:.2f}x, "
-            f"{mean / results['one']:.2f}x) | {results['many'] * 1e3:.2f} ms "
-            f"({raw / results['many']:.2f}x, {mean / results['many']:.2f}x) |"
-        )
+        models = {"1": Flat(total, 1), "16": Flat(total, 16), "64": Flat(total, 64)}
+        contenders = {
+            "raw": lambda b=buffer: MPI_COMM.Allreduce(MPI.IN_PLACE, b, op=MPI.SUM),
+            "raw mean": lambda b=buffer: raw_mean(b),
+        }
+        for name, model in models.items():
+            contenders[name] = lambda m=model: COMM.multi_node_mean_grad(m)
+            if name != "1":
+                contenders[f"loop {name}"] = lambda m=model: hand_written_mean(m)
+        number = max(1, 32 // mib)
+        r = slowest(measure_side_by_side(contenders, number=number, repeat=ARGS.repeat))
+        raw = r["raw"]
+        cells = [
+            f"{mib} MiB",
+            f"{raw * 1e3:.2f} ms ({mib / 1024 / raw:.2f} GiB/s)",
+            f"{r['raw mean'] * 1e3:.2f} ms",
+            f"{r['1'] * 1e3:.2f} ms ({raw / r['1']:.2f}x, {r['raw mean'] / r['1']:.2f}x; "
+            f"{mib / 1024 / r['1']:.2f} GiB/s)",
+        ]
+        for n in ("16", "64"):
+            cells.append(f"{r[n] * 1e3:.2f} ms ({raw / r[n]:.2f}x, {r['loop ' + n] / r[n]:.2f}x)")
+        lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
@@ -133,11 +150,11 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
         return lambda: optimizer.update(model, x, t)
 
     local = trainer(False)
-    x2, t2 = data(2 * batch)
+    x2, t2 = data(COMM.size * batch)
     model2 = L.Classifier(make())
     opt2 = chainer.optimizers.MomentumSGD(lr=0.01).setup(model2)
 
-    def twice():
+    def one_rank_global_batch():
         opt2.update(model2, x2, t2)
 
     results = slowest(
@@ -146,34 +163,37 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
                 "local B": local,
                 "mn B": trainer(True),
                 "mn B bucketed": trainer(True, True),
-                "1 rank 2B": twice,
+                "1 rank": one_rank_global_batch,
             },
             number=5,
-            repeat=7,
+            repeat=ARGS.repeat,
         )
     )
     base = results["local B"]
     return [
         f"| {name} (B={batch}) | {base * 1e3:.2f} ms "
-        f"| {results['mn B'] * 1e3:.2f} ms (+{(results['mn B'] / base - 1) * 100:.0f} %) "
+        f"| {results['mn B'] * 1e3:.2f} ms ({(results['mn B'] / base - 1) * 100:+.0f} %) "
         f"| {results['mn B bucketed'] * 1e3:.2f} ms "
-        f"(+{(results['mn B bucketed'] / base - 1) * 100:.0f} %) "
-        f"| {results['1 rank 2B'] * 1e3:.2f} ms "
-        f"| {results['1 rank 2B'] / results['mn B']:.2f}x |"
+        f"({(results['mn B bucketed'] / base - 1) * 100:+.0f} %) "
+        f"| {results['1 rank'] * 1e3:.2f} ms "
+        f"| {results['1 rank'] / results['mn B']:.2f}x |"
     ]
 
 
 def main() -> None:
     lines = [f"{COMM.size} ranks, {THREADS} thread(s) each, {MPI.Get_library_version()[:40]}"]
-    lines += ["", "Gradient allreduce (float32, flat communicator):", ""]
-    lines += allreduce_throughput()
-    lines += ["", "Training step (forward, backward, allreduce, update):", ""]
-    lines += [
-        "| model | local step | multi-node step | bucketed | 1 rank, 2B | speed-up vs 1 rank 2B |",
-        "|---|---|---|---|---|---|",
-    ]
-    lines += step_overhead("digits MLP", MLP, (64,), 32)
-    lines += step_overhead("LeNet", LeNet, (1, 28, 28), 32)
+    if ARGS.only in (None, "allreduce"):
+        lines += ["", "Gradient allreduce (float32, flat communicator):", ""]
+        lines += allreduce_throughput()
+    if ARGS.only in (None, "steps"):
+        lines += ["", "Training step (forward, backward, allreduce, update):", ""]
+        lines += [
+            f"| model | local step | multi-node step | bucketed | 1 rank, {COMM.size}B "
+            f"| speed-up vs 1 rank {COMM.size}B |",
+            "|---|---|---|---|---|---|",
+        ]
+        lines += step_overhead("digits MLP", MLP, (64,), 32)
+        lines += step_overhead("LeNet", LeNet, (1, 28, 28), 32)
     if COMM.rank == 0:
         print("\n".join(lines))
 

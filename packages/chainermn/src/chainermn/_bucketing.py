@@ -136,14 +136,13 @@ class BucketedGradReducer:
             self.communicator.multi_node_mean_grad(target, self.zero_fill)
             self.start_step()
             return
-        scale = 1.0 / self.communicator.size
         for bucket in self.buckets:
-            bucket.buffer *= bucket.buffer.dtype.type(scale)
+            scale = bucket.buffer.dtype.type(1.0 / self.communicator.size)
             offset = 0
             for param in bucket.params:
                 if param.grad is not None:
                     chunk = bucket.buffer[offset : offset + param.size]
-                    _model_params.unpack(chunk, [param.grad])
+                    _model_params.unpack(chunk, [param.grad], scale)  # divided on the way
                 offset += param.size
         _model_params.check_finite(pairs, "multi_node_mean_grad")
         self.start_step()

@@ -29,26 +29,56 @@ def collect_params(model, attr: str, zero_fill: bool = False) -> list:
 
 def layout(pairs: list, attr: str) -> list:
     """What every rank must agree on: names, shapes and dtypes of the arrays to move."""
-    arrays = [(name, getattr(p, attr)) for name, p in pairs]
-    return [(name, a.shape, a.dtype.str) for name, a in arrays]
+    return layout_of([name for name, _ in pairs], [getattr(p, attr) for _, p in pairs])
+
+
+def layout_of(names: list, arrays: list) -> list:
+    """:func:`layout` of ``arrays`` named ``names``."""
+    return [(name, a.shape, a.dtype.str) for name, a in zip(names, arrays)]
+
+
+# Digests of recent layouts: a model's layout rarely changes, and hashing the tuple costs
+# less than writing and checksumming its repr at every step.
+_DIGESTS: dict = {}
+
+
+def _digest(key: tuple) -> int:
+    digest = _DIGESTS.get(key)
+    if digest is None:
+        if len(_DIGESTS) >= 64:
+            _DIGESTS.clear()
+        digest = _DIGESTS[key] = zlib.crc32(repr(key).encode())
+    return digest
 
 
 def check_same_layout(mpi_comm, pairs: list, attr: str, operation: str, flag=False) -> bool:
     """Raise the same ValueError on every rank when the ranks' models differ.
 
+    Returns whether ``flag`` was set on any rank (see :func:`agree_on_layout`).
+    """
+    names = [name for name, _ in pairs]
+    arrays = [getattr(p, attr) for _, p in pairs]
+    return agree_on_layout(mpi_comm, names, arrays, operation, flag)[1]
+
+
+def agree_on_layout(mpi_comm, names: list, arrays: list, operation: str, flag=False):
+    """``(layout, any rank's flag)``, the layout as a tuple; raises the same ValueError on
+    every rank when the ranks' layouts differ.
+
     One tiny Allgather (count, elements, checksum, ``flag``) per call; the full layouts are
     exchanged only to describe a mismatch, so a wrong model never hangs a collective.
-    Returns whether ``flag`` was set on any rank.
     """
-    mine = layout(pairs, attr)
-    total = sum(getattr(p, attr).size for _, p in pairs)
-    digest = zlib.crc32(repr(mine).encode())
-    header = numpy.array([len(mine), total, digest, int(flag)], numpy.int64)
+    key = tuple(layout_of(names, arrays))
+    total = 0
+    for a in arrays:
+        total += a.size
+    header = numpy.array([len(key), total, _digest(key), int(flag)], numpy.int64)
     headers = numpy.empty((mpi_comm.Get_size(), 4), numpy.int64)
     mpi_comm.Allgather(header, headers)
-    if (headers[:, :3] == headers[0, :3]).all():
-        return bool(headers[:, 3].any())
-    layouts = mpi_comm.allgather(mine)
+    rows = headers.tolist()  # Python ints: cheaper to compare than NumPy calls at this size
+    if all(row[:3] == rows[0][:3] for row in rows):
+        return key, any(row[3] for row in rows)
+    layouts = mpi_comm.allgather(list(key))
     raise ValueError(f"{operation}: the ranks' models differ; " + _describe(layouts))
 
 
@@ -71,17 +101,20 @@ def _describe(layouts: list) -> str:
     return "layouts differ"
 
 
-def reduce_dtype(pairs: list, configured) -> numpy.dtype:
+def reduce_dtype(grads: list, configured) -> numpy.dtype:
     """The dtype gradients travel in: the configured one, else at least float32."""
     if configured is not None:
         return numpy.dtype(configured)
-    return numpy.result_type(numpy.float32, *[p.grad.dtype for _, p in pairs])
+    return numpy.result_type(numpy.float32, *{g.dtype for g in grads})
 
 
 def pack(arrays: list, dtype: numpy.dtype, rank: int, out=None) -> numpy.ndarray:
     """One flat host buffer of ``dtype`` holding ``arrays`` back to back (``out`` if given)."""
     total = sum(a.size for a in arrays)
     buffer = numpy.empty(total, dtype) if out is None else out
+    if all(type(a) is numpy.ndarray for a in arrays):
+        # One call copies (and casts, as assignment does) them all.
+        return numpy.concatenate(arrays, axis=None, out=buffer, casting="unsafe")
     offset = 0
     for a in arrays:
         host = _memory_utility.to_host(a, "a parameter array", rank)
@@ -105,6 +138,16 @@ def unpack(buffer: numpy.ndarray, arrays: list, scale=None) -> None:
         else:
             chunk = chunk if scale is None else chunk * scale
             backend.copyto(a, chunk.astype(a.dtype, copy=False))
+
+
+def unpack_views(views: list, arrays: list, scale) -> None:
+    """Write each of ``views`` (slices of a reduced buffer, shaped like ``arrays``) times
+    ``scale`` into the matching array."""
+    for view, a in zip(views, arrays):
+        if type(a) is numpy.ndarray:
+            numpy.multiply(view, scale, out=a, casting="unsafe")
+        else:
+            unpack(view.reshape(-1), [a], scale)
 
 
 def check_finite(pairs: list, operation: str) -> None:

@@ -28,11 +28,6 @@ class NodeAwareCommunicatorBase(MpiCommunicatorBase):
         self._init_comms()
         return self._inter_mpi_comm
 
-    def _allreduce_sums(self, buffers: list) -> None:
-        """One buffer after the other, each by this communicator's :meth:`_allreduce_sum`."""
-        for buffer in buffers:
-            self._allreduce_sum(buffer)
-
     def finalize(self) -> None:
         """Free the node sub-communicators."""
         for comm in (self._intra_mpi_comm, self._inter_mpi_comm):

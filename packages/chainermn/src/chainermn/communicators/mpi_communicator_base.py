@@ -15,13 +15,11 @@ import numpy
 from mpi4py import MPI
 
 from chainermn.communicators import _communication_utility as _comm_util
+from chainermn.communicators import _mean_plan, _model_params
 from chainermn.communicators import _memory_utility as _mem
-from chainermn.communicators import _model_params
 from chainermn.communicators.communicator_base import CommunicatorBase
 
 _ALLREDUCE_DTYPES = (None, numpy.float16, numpy.float32, numpy.float64)
-# Gradients at least this large (in the reduction dtype) are reduced in place, not packed.
-_IN_PLACE_BYTES = 1 << 20
 
 
 class MpiCommunicatorBase(CommunicatorBase):
@@ -325,66 +323,31 @@ class MpiCommunicatorBase(CommunicatorBase):
     def multi_node_mean_grad(self, model, zero_fill: bool = False) -> None:
         """Average the gradients of ``model`` over all ranks (see :class:`CommunicatorBase`)."""
         pairs = _model_params.collect_params(model, "grad", zero_fill)
-        _model_params.check_same_layout(self.mpi_comm, pairs, "grad", "multi_node_mean_grad")
+        names = [name for name, _ in pairs]
+        grads = [p.grad for _, p in pairs]
+        layout, _ = _model_params.agree_on_layout(
+            self.mpi_comm, names, grads, "multi_node_mean_grad"
+        )
         if pairs:
-            grads = [p.grad for _, p in pairs]
-            dtype = _model_params.reduce_dtype(pairs, self.allreduce_grad_dtype)
-            self._mean_grads(grads, dtype)
+            dtype = _model_params.reduce_dtype(grads, self.allreduce_grad_dtype)
+            self._mean_grads(grads, dtype, layout)
         _model_params.check_finite(pairs, "multi_node_mean_grad")
 
-    def _mean_grads(self, grads: list, dtype: numpy.dtype) -> None:
-        """Sum ``grads`` over the ranks and divide. Large ones are reduced in place (packing
-        them would add two copies for nothing), the small ones packed into one buffer; the
-        division of a packed buffer happens while unpacking it (one pass less)."""
-        in_place, packed, small = [], [], []
-        for grad in grads:
-            if grad.size * dtype.itemsize < _IN_PLACE_BYTES:
-                small.append(grad)
-            elif self._reducible_in_place(grad, dtype):
-                in_place.append(grad.reshape(-1))  # a view: the gradient itself
-            else:
-                packed.append((_model_params.pack([grad], dtype, self.rank), [grad]))
-        if small:
-            buffer = self._pack_buffer(small, dtype)
-            packed.append((_model_params.pack(small, dtype, self.rank, buffer), small))
-        self._allreduce_sums(in_place + [buffer for buffer, _ in packed])
-        scale = dtype.type(1.0 / self.size)
-        for buffer in in_place:
-            buffer *= scale
-        for buffer, arrays in packed:
-            _model_params.unpack(buffer, arrays, scale)
-
-    def _allreduce_sums(self, buffers: list) -> None:
-        """Sum each flat host buffer over all ranks, in place. Several buffers summed by MPI's
-        own ``SUM`` are all started (``Iallreduce``) before any is waited for, so they cost
-        one synchronization of the ranks instead of one each."""
-        op, datatype = _mem.sum_op_and_type(buffers[0].dtype) if buffers else (None, None)
-        if len(buffers) < 2 or op != MPI.SUM:
-            for buffer in buffers:
-                self._allreduce_sum(buffer)
-            return
-        requests = [
-            self.mpi_comm.Iallreduce(MPI.IN_PLACE, [buffer, datatype], op) for buffer in buffers
-        ]
-        MPI.Request.Waitall(requests)
+    def _mean_grads(self, grads: list, dtype: numpy.dtype, layout: tuple) -> None:
+        """Sum ``grads`` (of the agreed ``layout``) over the ranks and divide them, by the
+        plan of the layout (see :mod:`._mean_plan`; kept for the few layouts seen last)."""
+        plans = self.__dict__.setdefault("_mean_plans", {})
+        plan = plans.get((layout, dtype))
+        if plan is None:
+            if len(plans) >= 4:
+                plans.clear()
+            shapes = [shape for _, shape, _ in layout]
+            plan = plans[layout, dtype] = _mean_plan.MeanPlan(shapes, dtype, self.size)
+        plan.run(grads, self._allreduce_sum, self.rank)
 
     def _mean_buffer(self, buffer: numpy.ndarray) -> None:
         self._allreduce_sum(buffer)
         buffer *= buffer.dtype.type(1.0 / self.size)
-
-    def _pack_buffer(self, grads: list, dtype: numpy.dtype) -> numpy.ndarray:
-        """A host buffer kept between calls: a fresh one would be paged in (and registered by
-        the MPI transport) at every step, which costs more than the copy itself."""
-        total = sum(g.size for g in grads)
-        cached = self.__dict__.get("_cached_pack_buffer")
-        if cached is None or cached.dtype != dtype or cached.size != total:
-            cached = numpy.empty(total, dtype)
-            object.__setattr__(self, "_cached_pack_buffer", cached)
-        return cached
-
-    @staticmethod
-    def _reducible_in_place(grad, dtype) -> bool:
-        return isinstance(grad, numpy.ndarray) and grad.dtype == dtype and grad.flags.c_contiguous
 
     def _allreduce_sum(self, buffer: numpy.ndarray) -> None:
         """Sum the flat host ``buffer`` over all ranks, in place (one flat Allreduce)."""

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from chainermn.communicators import _model_params
+from chainermn.communicators import _mean_plan, _model_params
 from chainermn.communicators.mpi_communicator_base import MpiCommunicatorBase
 
 
 class NaiveCommunicator(MpiCommunicatorBase):
     """Averages gradients with one ``Allreduce`` per parameter, on any device's arrays."""
 
-    def _mean_grads(self, grads: list, dtype) -> None:
+    def _mean_grads(self, grads: list, dtype, layout: tuple) -> None:
+        del layout  # one message per gradient, whatever the layout
         for grad in grads:
-            if self._reducible_in_place(grad, dtype):
+            if _mean_plan.reducible_in_place(grad, dtype):
                 self._mean_buffer(grad.reshape(-1))
             else:
                 buffer = _model_params.pack([grad], dtype, self.rank)

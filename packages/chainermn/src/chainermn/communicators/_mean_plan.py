@@ -1,0 +1,85 @@
+"""How ``multi_node_mean_grad`` moves the gradients of one model layout (built once per layout).
+
+Gradients smaller than ``IN_PLACE_BYTES`` are packed, in order, into messages of about
+``MESSAGE_BYTES`` (slices of one staging buffer kept with the plan, with a view per gradient
+made once); larger ones are reduced in place, in pieces of ``MESSAGE_BYTES``. Each message is
+divided (or unpacked divided) right after its sum arrives, while it is still in cache, and MPI
+sums several messages of this size faster than one as large as all of them, whose working set
+no longer fits the cache. A plan depends only on the layout every rank agreed on, so every rank
+sends the same messages in the same order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy
+
+from chainermn.communicators import _model_params
+
+# Gradients at least this large (in the reduction dtype) are reduced in place, not packed.
+IN_PLACE_BYTES = 1 << 20
+# The largest message of a gradient average in bytes; a packed one may exceed it by less
+# than IN_PLACE_BYTES.
+MESSAGE_BYTES = 8 << 20
+
+
+class MeanPlan:
+    """The messages that average gradients of ``shapes`` in ``dtype`` over ``size`` ranks."""
+
+    def __init__(self, shapes: list, dtype: numpy.dtype, size: int) -> None:
+        self.dtype = dtype
+        self.scale = dtype.type(1.0 / size)
+        self.step = MESSAGE_BYTES // dtype.itemsize
+        sizes = [math.prod(shape) for shape in shapes]
+        small = [i for i, n in enumerate(sizes) if n * dtype.itemsize < IN_PLACE_BYTES]
+        self.large = [i for i, n in enumerate(sizes) if n * dtype.itemsize >= IN_PLACE_BYTES]
+        groups, current, count = [], [], 0
+        for i in small:
+            current.append(i)
+            count += sizes[i]
+            if count >= self.step:
+                groups.append(current)
+                current, count = [], 0
+        if current:
+            groups.append(current)
+        # One staging buffer for all the messages: a fresh one per step would be paged in
+        # (and registered by the MPI transport) every time, which costs more than the copy.
+        staging = numpy.empty(sum(sizes[i] for i in small), dtype)
+        self.packed = []
+        start = 0
+        for group in groups:
+            buffer = staging[start : start + sum(sizes[i] for i in group)]
+            views, offset = [], 0
+            for i in group:
+                views.append(buffer[offset : offset + sizes[i]].reshape(shapes[i]))
+                offset += sizes[i]
+            self.packed.append((group, buffer, views))
+            start += buffer.size
+
+    def run(self, grads: list, allreduce_sum: Callable, rank: int) -> None:
+        """Average ``grads`` (in the plan's layout) in place; ``allreduce_sum(buffer)`` sums
+        a flat host buffer over the ranks in place."""
+        scale, step, dtype = self.scale, self.step, self.dtype
+        for indices, buffer, views in self.packed:
+            arrays = [grads[i] for i in indices]
+            _model_params.pack(arrays, dtype, rank, buffer)
+            allreduce_sum(buffer)
+            _model_params.unpack_views(views, arrays, scale)
+        for i in self.large:
+            grad = grads[i]
+            in_place = reducible_in_place(grad, dtype)
+            # Not in place: through a copy, in the same pieces (the messages must match).
+            flat = grad.reshape(-1) if in_place else _model_params.pack([grad], dtype, rank)
+            for start in range(0, flat.size, step):
+                piece = flat[start : start + step]
+                allreduce_sum(piece)
+                piece *= scale
+            if not in_place:
+                _model_params.unpack(flat, [grad])
+
+
+def reducible_in_place(grad, dtype: numpy.dtype) -> bool:
+    """Whether MPI can sum ``grad`` itself: a C-contiguous NumPy array of ``dtype``."""
+    return isinstance(grad, numpy.ndarray) and grad.dtype == dtype and grad.flags.c_contiguous
