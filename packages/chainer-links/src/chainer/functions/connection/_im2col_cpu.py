@@ -4,6 +4,9 @@ Images are ``(a, *dims, b)`` and columns ``(a, *ksize, *outs, b)``. With ``a = n
 ``b = 1`` this is the usual ``(n, c, *ksize, *outs)`` layout; with ``a = c`` and ``b = n`` the
 batch is the last axis, so that every copy moves runs of ``out_w * n`` numbers. One tap of the
 kernel is one strided slice assignment, ``prod(ksize)`` of them in all.
+
+With ``scratch=True`` the padded image and the columns are :mod:`._scratch` buffers (slots
+``"img"`` and ``"col"``): the caller must be done with the result before the next call.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 import itertools
 
 import numpy
+
+from chainer.functions.connection import _scratch
 
 _ALL = slice(None)
 
@@ -49,7 +54,15 @@ def _inside(pad, dims) -> tuple:
     return (_ALL, *(slice(p, p + d) for p, d in zip(pad, dims)))
 
 
-def im2col(img, ksize, stride, pad, dilate, outs) -> numpy.ndarray:
+def _contiguous(img, scratch: bool) -> numpy.ndarray:
+    if not scratch or img.flags.c_contiguous:
+        return numpy.ascontiguousarray(img)
+    copy = _scratch.empty("img", img.shape, img.dtype)
+    numpy.copyto(copy, img)
+    return copy
+
+
+def im2col(img, ksize, stride, pad, dilate, outs, scratch: bool = False) -> numpy.ndarray:
     """``(a, *dims, b) -> (a, *ksize, *outs, b)`` columns, zero outside the image.
 
     ``img`` may be any view (a transposed one, say): it is copied once, into the padded
@@ -57,23 +70,27 @@ def im2col(img, ksize, stride, pad, dilate, outs) -> numpy.ndarray:
     """
     a, *dims, b = img.shape
     if _is_identity(ksize, stride, pad, dims, outs):
-        return numpy.ascontiguousarray(img).reshape(a, *ksize, *outs, b)
+        return _contiguous(img, scratch).reshape(a, *ksize, *outs, b)
     lengths = padded_lengths(dims, ksize, stride, pad, dilate, outs)
     if lengths == dims:
-        padded = numpy.ascontiguousarray(img)
+        padded = _contiguous(img, scratch)
     else:
-        padded = numpy.zeros((a, *lengths, b), dtype=img.dtype)
+        shape = (a, *lengths, b)
+        padded = (
+            _scratch.zeros("img", shape, img.dtype) if scratch else numpy.zeros(shape, img.dtype)
+        )
         padded[_inside(pad, dims)] = img
-    col = numpy.empty((a, *ksize, *outs, b), dtype=img.dtype)
+    shape = (a, *ksize, *outs, b)
+    col = _scratch.empty("col", shape, img.dtype) if scratch else numpy.empty(shape, img.dtype)
     for tap, window in _taps_and_windows(ksize, stride, dilate, outs):
         col[tap] = padded[window]
     return col
 
 
-def col2im(col, stride, pad, dilate, dims) -> numpy.ndarray:
+def col2im(col, stride, pad, dilate, dims, scratch: bool = False) -> numpy.ndarray:
     """Add ``(a, *ksize, *outs, b)`` columns back onto ``(a, *dims, b)``: the adjoint.
 
-    The result may be a view into a larger (padded) buffer.
+    The result may be a view into a larger (padded) buffer, or ``col`` itself.
     """
     ndim = len(dims)
     a, b = col.shape[0], col.shape[-1]
@@ -82,7 +99,8 @@ def col2im(col, stride, pad, dilate, dims) -> numpy.ndarray:
     if _is_identity(ksize, stride, pad, dims, outs):
         return col.reshape(a, *dims, b)
     lengths = padded_lengths(dims, ksize, stride, pad, dilate, outs)
-    padded = numpy.zeros((a, *lengths, b), dtype=col.dtype)
+    shape = (a, *lengths, b)
+    padded = _scratch.zeros("img", shape, col.dtype) if scratch else numpy.zeros(shape, col.dtype)
     for tap, window in _taps_and_windows(ksize, stride, dilate, outs):
         padded[window] += col[tap]
     return padded[_inside(pad, dims)]
