@@ -92,23 +92,43 @@ def conv_transpose(x, W, b, stride, pad, dilate, groups: int, dims):
     return y
 
 
-def _group_major(a, groups: int, slot: str):
+def _group_major(a, groups: int):
     """``(n, g * m, ...) -> (g, m, n * prod(...))``: the batch joins the contracted axis (a
-    copy in the scratch buffer ``slot`` on the CPU)."""
+    copy in the ``"in"`` scratch buffer on the CPU)."""
     n, m, rest = a.shape[0], a.shape[1] // groups, math.prod(a.shape[2:])
     a = a.reshape(n, groups, m, rest).transpose(1, 2, 0, 3)
     if isinstance(a, numpy.ndarray):
-        copy = _scratch.empty(slot, a.shape, a.dtype)
+        copy = _scratch.empty("in", a.shape, a.dtype)
         numpy.copyto(copy, a)
         a = copy
     return a.reshape(groups, m, n * rest)
 
 
+def _group_major_columns(x, ksize, stride, pad, dilate, outs, groups: int):
+    """``(g, c / g * prod(ksize), n * prod(outs))`` columns of ``x`` ``(n, c, *dims)``.
+
+    On the CPU, im2col writes them in this order directly: the batch is one more spatial
+    axis of ``(c, n, *dims)``, with a kernel of 1.
+    """
+    n, c = x.shape[:2]
+    if not isinstance(x, numpy.ndarray):
+        col = _im2col(x, ksize, stride, pad, dilate, outs)
+        return _group_major(col.reshape(n, c * math.prod(ksize), math.prod(outs)), groups)
+    col = _im2col_cpu.im2col(
+        x.swapaxes(0, 1)[..., None],
+        (1, *ksize),
+        (1, *stride),
+        (0, *pad),
+        (1, *dilate),
+        (n, *outs),
+        scratch=True,
+    )
+    return col.reshape(groups, c // groups * math.prod(ksize), n * math.prod(outs))
+
+
 def conv_weight_grad(x, gy, ksize, stride, pad, dilate, groups: int):
     """The adjoint of :func:`conv` in ``W``: ``(c_out, c_in / groups, *ksize)``."""
     n, c_in = x.shape[:2]
-    col = _im2col(x, ksize, stride, pad, dilate, gy.shape[2:])
-    col = col.reshape(n, c_in * math.prod(ksize), math.prod(gy.shape[2:]))
-    col = _group_major(col, groups, "col_t")
-    gW = group_matmul(_group_major(gy, groups, "in"), col.transpose(0, 2, 1))
+    col = _group_major_columns(x, ksize, stride, pad, dilate, gy.shape[2:], groups)
+    gW = group_matmul(_group_major(gy, groups), col.transpose(0, 2, 1))
     return gW.reshape(gy.shape[1], c_in // groups, *ksize)
