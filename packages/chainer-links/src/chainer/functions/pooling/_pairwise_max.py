@@ -5,7 +5,8 @@ The common pooling of convnets. Its windows tile the image, so ``x`` reshapes to
 last axis first, each halving the array. Next to every ``maximum`` a comparison records which
 half won (the second only when strictly greater, so the first of equal maxima wins, as in
 :func:`._windows.window_max`). Those winner masks give the gradient with two multiplications
-per axis, and the flat tap indexes only when asked for.
+per axis, and the flat tap indexes only when asked for. The intermediate rounds live in
+:mod:`chainer.functions.connection._scratch` buffers: only the results are fresh arrays.
 
 Values are bitwise those of :func:`._windows.window_max` and :func:`._windows.window_scatter`:
 ``maximum`` returns its second operand on ties, so any bracket picks the same element of
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import numpy
 
+from chainer.functions.connection import _scratch
 from chainer.functions.pooling._windows import Window
 
 
@@ -29,6 +31,12 @@ def applies(x, win: Window) -> bool:
         and not any(win.pad)
         and all(d % 2 == 0 for d in win.dims)
     )
+
+
+def _level(role: str, i: int, shape: tuple, like) -> numpy.ndarray:
+    """A scratch array for an intermediate round of the tournament or its gradient; rounds
+    alternate between two buffers, so a round's input and output never share one."""
+    return _scratch.empty(f"pool-{role}{i % 2}", shape, like.dtype)
 
 
 def _pair(a, axis: int, half: int):
@@ -49,10 +57,13 @@ class PairWinners:
     def scatter(self, gy) -> numpy.ndarray:
         """The gradient of the pooling: each of ``gy`` at its window's maximum, zero elsewhere."""
         g = gy
+        last = len(self.masks) - 1
         for i, mask in enumerate(self.masks):
             axis = 3 + 2 * i
-            spread = numpy.empty((*g.shape[:axis], 2, *g.shape[axis:]), g.dtype)
-            numpy.multiply(g, numpy.logical_not(mask), out=_pair(spread, axis, 0))
+            shape = (*g.shape[:axis], 2, *g.shape[axis:])
+            spread = numpy.empty(shape, g.dtype) if i == last else _level("spread", i, shape, g)
+            lost = numpy.logical_not(mask, out=_scratch.empty("pool-mask", mask.shape, bool))
+            numpy.multiply(g, lost, out=_pair(spread, axis, 0))
             numpy.multiply(g, mask, out=_pair(spread, axis, 1))
             g = spread
         n, c = gy.shape[:2]
@@ -83,6 +94,7 @@ def pairwise_max(x) -> tuple[numpy.ndarray, PairWinners]:
         axis = 3 + 2 * i
         first, second = _pair(m, axis, 0), _pair(m, axis, 1)
         masks.append(numpy.greater(second, first))
-        m = numpy.maximum(first, second)
+        out = None if i == 0 else _level("max", i, first.shape, x)
+        m = numpy.maximum(first, second, out=out)
     masks.reverse()
     return m, PairWinners(masks)
