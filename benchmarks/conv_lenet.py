@@ -21,7 +21,6 @@ import statistics
 import sys
 
 THREADS = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-ONLY = sys.argv[2] if len(sys.argv) > 2 else None
 os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
 
 import numpy as np  # noqa: E402  (the thread count must be set first)
@@ -146,11 +145,13 @@ def check_same_gradients(contenders: dict) -> None:
             np.testing.assert_allclose(got[name], reference[name], rtol=2e-3, atol=2e-5)
 
 
-def _contenders(size: int) -> dict:
+def _contenders(size: int, only: str | None) -> dict:
     makers = {"chainer (numpy)": chainer_step, "pytorch cpu": torch_step}
-    if ONLY is not None:
-        name = {"chainer": "chainer (numpy)", "pytorch": "pytorch cpu"}[ONLY]
-        makers = {name: makers[name]}
+    if only is not None:
+        names = {"chainer": "chainer (numpy)", "pytorch": "pytorch cpu"}
+        if only not in names:
+            raise SystemExit(f"the contender must be 'chainer' or 'pytorch', got {only!r}")
+        makers = {names[only]: makers[names[only]]}
     contenders = {}
     for name, make in makers.items():
         try:
@@ -160,8 +161,8 @@ def _contenders(size: int) -> dict:
     return contenders
 
 
-def _time(size: int) -> str:
-    contenders = _contenders(size)
+def _time(size: int, only: str | None) -> str:
+    contenders = _contenders(size, only)
     check_same_gradients(contenders)
     steps = {k: v[0] for k, v in contenders.items()}
     number = STEPS_PER_ROUND[size]
@@ -181,7 +182,8 @@ def _time(size: int) -> str:
 
 
 def main() -> str:
-    return "\n\n".join(_time(size) for size in (BATCH, 1))
+    only = sys.argv[2] if len(sys.argv) > 2 else None
+    return "\n\n".join(_time(size, only) for size in (BATCH, 1))
 
 
 if __name__ == "__main__":
