@@ -1,25 +1,39 @@
 """LeNet-style convnet, one SGD step (forward, backward, update) on a batch of 64 MNIST-sized
-images: Chainer on NumPy against PyTorch CPU, side by side at the same thread count.
+images, and on a single image: Chainer on NumPy against PyTorch CPU at the same thread count.
 
 conv 5x5 (1 -> 20) -> relu -> max-pool 2 -> conv 5x5 (20 -> 50) -> relu -> max-pool 2
 -> linear (800 -> 500) -> relu -> linear (500 -> 10) -> softmax cross entropy.
 
-Usage: ``python conv_lenet.py [threads]`` (default 1). The thread count is set for OpenBLAS
-(NumPy) and for PyTorch alike, before NumPy is imported.
+Usage: ``python conv_lenet.py [threads] [chainer|pytorch]`` (default 1, both). The thread count
+is set for OpenBLAS (NumPy) and for PyTorch alike, before NumPy is imported. At one thread the
+contenders are timed with the thread's CPU time in interleaved rounds (medians, and the median
+of per-round ratios); with more, by wall-clock time (best round), since the worker threads'
+time counts. Naming one contender times it alone in the process: with more than one thread
+the two contenders' thread pools otherwise compete, and a process that runs PyTorch's step too
+leaves glibc's heap in another state (Chainer's own loop is the realistic one). Run the script
+once per contender, alternately, several times, for those comparisons.
 """
 
 from __future__ import annotations
 
 import os
+import statistics
 import sys
 
 THREADS = int(sys.argv[1]) if len(sys.argv) > 1 else 1
 os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
 
 import numpy as np  # noqa: E402  (the thread count must be set first)
-from _timing import measure_side_by_side, report  # noqa: E402
+from _timing import (  # noqa: E402
+    measure_side_by_side,
+    measure_thread_medians,
+    median_ratio,
+    report,
+)
 
 BATCH = 64
+#: Steps per timed round, by batch size.
+STEPS_PER_ROUND = {64: 2, 1: 40}
 LR = 0.01
 SHAPES = {
     "conv1.W": (20, 1, 5, 5),
@@ -43,14 +57,14 @@ def initial_params() -> dict[str, np.ndarray]:
     return params
 
 
-def batch() -> tuple[np.ndarray, np.ndarray]:
+def batch(size: int = BATCH) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(1)
-    x = rng.uniform(0, 1, (BATCH, 1, 28, 28)).astype(np.float32)
-    t = rng.integers(0, 10, BATCH).astype(np.int32)
+    x = rng.uniform(0, 1, (size, 1, 28, 28)).astype(np.float32)
+    t = rng.integers(0, 10, size).astype(np.int32)
     return x, t
 
 
-def chainer_step(device_spec: str = "@numpy"):
+def chainer_step(device_spec: str = "@numpy", size: int = BATCH):
     """Return (step, grads): one SGD step on ``device_spec`` (``native:0``: Chainer on
     ChainerX), and a function giving the last gradients as NumPy arrays."""
     import chainer
@@ -58,7 +72,7 @@ def chainer_step(device_spec: str = "@numpy"):
 
     device = chainer.get_device(device_spec)
     params = {k: chainer.Parameter(device.send(v)) for k, v in initial_params().items()}
-    x, t = (device.send(a) for a in batch())
+    x, t = (device.send(a) for a in batch(size))
     p = params
 
     def loss():
@@ -83,14 +97,14 @@ def chainer_step(device_spec: str = "@numpy"):
     return step, grads
 
 
-def torch_step(stride: int = 1, pool: bool = True):
+def torch_step(stride: int = 1, pool: bool = True, size: int = BATCH):
     """PyTorch's (step, grads); ``stride``/``pool`` give chainerx_lenet.py's strided variant."""
     import torch
     import torch.nn.functional as tf
 
     torch.set_num_threads(THREADS)
     params = {k: torch.tensor(v, requires_grad=True) for k, v in initial_params().items()}
-    x, t = (torch.tensor(a) for a in batch())
+    x, t = (torch.tensor(a) for a in batch(size))
     t = t.long()
     p = params
 
@@ -100,7 +114,7 @@ def torch_step(stride: int = 1, pool: bool = True):
 
     def loss():
         h = conv_block(conv_block(x, "conv1"), "conv2")
-        h = tf.relu(tf.linear(h.reshape(BATCH, -1), p["fc1.W"], p["fc1.b"]))
+        h = tf.relu(tf.linear(h.reshape(size, -1), p["fc1.W"], p["fc1.b"]))
         return tf.cross_entropy(tf.linear(h, p["fc2.W"], p["fc2.b"]), t)
 
     def step():
@@ -131,19 +145,45 @@ def check_same_gradients(contenders: dict) -> None:
             np.testing.assert_allclose(got[name], reference[name], rtol=2e-3, atol=2e-5)
 
 
-def main() -> str:
-    contenders = {"chainer (numpy)": chainer_step()}
-    try:
-        contenders["pytorch cpu"] = torch_step()
-    except ImportError:
-        pass
+def _contenders(size: int, only: str | None) -> dict:
+    makers = {"chainer (numpy)": chainer_step, "pytorch cpu": torch_step}
+    if only is not None:
+        names = {"chainer": "chainer (numpy)", "pytorch": "pytorch cpu"}
+        if only not in names:
+            raise SystemExit(f"the contender must be 'chainer' or 'pytorch', got {only!r}")
+        makers = {names[only]: makers[names[only]]}
+    contenders = {}
+    for name, make in makers.items():
+        try:
+            contenders[name] = make(size=size)
+        except ImportError:
+            pass
+    return contenders
+
+
+def _time(size: int, only: str | None) -> str:
+    contenders = _contenders(size, only)
     check_same_gradients(contenders)
-    # Many short rounds: on a shared machine the best round is the least disturbed one.
     steps = {k: v[0] for k, v in contenders.items()}
-    results = measure_side_by_side(steps, number=2, repeat=30)
-    baseline = "pytorch cpu" if "pytorch cpu" in results else "chainer (numpy)"
-    title = f"LeNet-style SGD step, batch {BATCH}, {THREADS} thread(s)"
-    return report(title, results, baseline)
+    number = STEPS_PER_ROUND[size]
+    baseline = "pytorch cpu" if "pytorch cpu" in steps else next(iter(steps))
+    title = f"LeNet-style SGD step, batch {size}, {THREADS} thread(s)"
+    if THREADS > 1:  # wall-clock: the worker threads' time counts
+        # Many short rounds: on a shared machine the best round is the least disturbed one.
+        results = measure_side_by_side(steps, number=number, repeat=30)
+        return report(title + ", best wall-clock round", results, baseline)
+    samples = measure_thread_medians(steps, number=number, rounds=15)
+    medians = {k: statistics.median(v) for k, v in samples.items()}
+    lines = report(title + ", thread CPU time (medians)", medians, baseline)
+    if len(steps) > 1:
+        ratio = median_ratio(samples, "chainer (numpy)", baseline)
+        lines += f"\nmedian of per-round ratios chainer / pytorch: {ratio:.3f}x"
+    return lines
+
+
+def main() -> str:
+    only = sys.argv[2] if len(sys.argv) > 2 else None
+    return "\n\n".join(_time(size, only) for size in (BATCH, 1))
 
 
 if __name__ == "__main__":

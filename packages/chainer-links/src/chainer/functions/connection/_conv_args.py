@@ -28,6 +28,11 @@ def int_tuple(value, ndim: int, name: str) -> tuple[int, ...]:
 
 def _bounded_tuple(value, ndim: int, name: str, low: int) -> tuple[int, ...]:
     """:func:`int_tuple` with every entry at least ``low`` (0 or 1)."""
+    # The backward of every convolution builds nodes from its checked tuples: take them as
+    # they are.
+    if type(value) is tuple and len(value) == ndim:
+        if all(type(v) is int and v >= low for v in value):
+            return value
     values = int_tuple(value, ndim, name)
     if min(values) < low:
         what = "positive" if low == 1 else "non-negative"

@@ -8,6 +8,8 @@ back to contiguous ``(n, c, *dims)`` arrays (fused with the bias), because NumPy
 element-wise operations on operands of different memory layouts many times slower.
 
 The functions take the arguments of those in :mod:`._conv_nchw` and return the same values.
+Their temporaries (the transposed input, the columns, the GEMM result) are :mod:`._scratch`
+buffers; only the results are fresh arrays.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import math
 
 import numpy
 
+from chainer.functions.connection import _scratch
 from chainer.functions.connection._conv_nchw import group_matmul, grouped_weight
 from chainer.functions.connection._im2col_cpu import col2im, im2col
 
@@ -39,8 +42,26 @@ def _batch_first(y, b) -> numpy.ndarray:
 
 def _columns(x, ksize, stride, pad, dilate, outs, groups: int):
     """``(g, c / g * prod(ksize), prod(outs) * n)`` columns of ``x`` ``(n, c, *dims)``."""
-    col = im2col(_batch_last(x), ksize, stride, pad, dilate, outs)
+    col = im2col(_batch_last(x), ksize, stride, pad, dilate, outs, scratch=True)
     return col.reshape(groups, x.shape[1] // groups * math.prod(ksize), _positions(x, outs))
+
+
+def _grouped_batch_last(a, groups: int):
+    """``(n, g * m, *dims) -> (g, m, prod(dims) * n)``, a copy in the ``"in"`` scratch slot."""
+    view = _batch_last(a)
+    copy = _scratch.empty("in", view.shape, a.dtype)
+    numpy.copyto(copy, view)
+    return copy.reshape(groups, a.shape[1] // groups, _positions(a, a.shape[2:]))
+
+
+def _scratch_matmul(slot: str, a, b):
+    """``a @ b`` over a leading group axis, into the scratch buffer ``slot``."""
+    out = _scratch.empty(slot, (a.shape[0], a.shape[1], b.shape[2]), a.dtype)
+    if a.shape[0] == 1:
+        numpy.dot(a[0], b[0], out=out[0])
+    else:
+        numpy.matmul(a, b, out=out)
+    return out
 
 
 def _positions(x, outs) -> int:
@@ -51,7 +72,7 @@ def _positions(x, outs) -> int:
 def conv(x, W, b, stride, pad, dilate, groups: int, outs):
     """The convolution of ``x`` ``(n, c_in, *dims)``: ``(n, c_out, *outs)``."""
     col = _columns(x, W.shape[2:], stride, pad, dilate, outs, groups)
-    y = group_matmul(grouped_weight(W, groups, x.dtype), col)
+    y = _scratch_matmul("out", grouped_weight(W, groups, x.dtype), col)
     return _batch_first(y.reshape(W.shape[0], *outs, x.shape[0]), b)
 
 
@@ -59,16 +80,13 @@ def conv_transpose(x, W, b, stride, pad, dilate, groups: int, dims):
     """The adjoint of :func:`conv` in its input: ``(n, c_out, *outs) -> (n, c_in, *dims)``."""
     n, _, *outs = x.shape
     w = grouped_weight(W, groups, x.dtype).transpose(0, 2, 1)
-    xt = numpy.ascontiguousarray(_batch_last(x))
-    xt = xt.reshape(groups, W.shape[0] // groups, _positions(x, outs))
-    col = group_matmul(w, xt).reshape(W.shape[1] * groups, *W.shape[2:], *outs, n)
-    return _batch_first(col2im(col, stride, pad, dilate, dims), b)
+    col = _scratch_matmul("col", w, _grouped_batch_last(x, groups))
+    col = col.reshape(W.shape[1] * groups, *W.shape[2:], *outs, n)
+    return _batch_first(col2im(col, stride, pad, dilate, dims, scratch=True), b)
 
 
 def conv_weight_grad(x, gy, ksize, stride, pad, dilate, groups: int):
     """The adjoint of :func:`conv` in ``W``: ``(c_out, c_in / groups, *ksize)``."""
     col = _columns(x, ksize, stride, pad, dilate, gy.shape[2:], groups)
-    gyt = numpy.ascontiguousarray(_batch_last(gy))
-    gyt = gyt.reshape(groups, gy.shape[1] // groups, _positions(gy, gy.shape[2:]))
-    gW = group_matmul(gyt, col.transpose(0, 2, 1))
+    gW = group_matmul(_grouped_batch_last(gy, groups), col.transpose(0, 2, 1))
     return gW.reshape(gy.shape[1], x.shape[1] // groups, *ksize)

@@ -8,7 +8,8 @@ CPU where output rows are long enough for NumPy's strided copies to run at full 
 - :func:`conv_transpose`: its adjoint in ``x`` (the deconvolution, and the input gradient);
 - :func:`conv_weight_grad`: its adjoint in ``W`` (the weight gradient).
 
-Reshapes spell every size out: with an empty batch, a ``-1`` would be ambiguous.
+On the CPU the columns and other temporaries are :mod:`._scratch` buffers. Reshapes spell
+every size out: with an empty batch, a ``-1`` would be ambiguous.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import math
 import numpy
 
 from chainer import backend
-from chainer.functions.connection import _im2col_cpu
+from chainer.functions.connection import _im2col_cpu, _scratch
 from chainer.utils import conv_nd_kernel
 
 
@@ -35,12 +36,21 @@ def group_matmul(a, b):
 
 
 def _im2col(x, ksize, stride, pad, dilate, outs):
-    """``(n, c, *dims) -> (n, c, *ksize, *outs)``."""
+    """``(n, c, *dims) -> (n, c, *ksize, *outs)`` (a scratch buffer on the CPU)."""
     if not isinstance(x, numpy.ndarray):
         return conv_nd_kernel.im2col(x, ksize, stride, pad, dilate, outs)
     n, c, *dims = x.shape
-    col = _im2col_cpu.im2col(x.reshape(n * c, *dims, 1), ksize, stride, pad, dilate, outs)
+    img = x.reshape(n * c, *dims, 1)
+    col = _im2col_cpu.im2col(img, ksize, stride, pad, dilate, outs, scratch=True)
     return col.reshape(n, c, *ksize, *outs)
+
+
+def _matmul(slot: str, a, b):
+    """``a @ b`` (``matmul``), into the scratch buffer ``slot`` on the CPU."""
+    if not isinstance(b, numpy.ndarray):
+        return backend.get_array_module(b).matmul(a, b)
+    shape = numpy.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1])
+    return numpy.matmul(a, b, out=_scratch.empty(slot, shape, b.dtype))
 
 
 def _col2im(col, stride, pad, dilate, dims):
@@ -49,7 +59,9 @@ def _col2im(col, stride, pad, dilate, dims):
         return conv_nd_kernel.col2im(col, stride, pad, dims, dilate)
     n, c = col.shape[:2]
     img = _im2col_cpu.col2im(col.reshape(n * c, *col.shape[2:], 1), stride, pad, dilate, dims)
-    return numpy.ascontiguousarray(img.reshape(n, c, *dims))
+    img = img.reshape(n, c, *dims)
+    # A 1x1 kernel gives back ``col`` itself, a scratch buffer that must not escape.
+    return img.copy() if numpy.may_share_memory(img, col) else numpy.ascontiguousarray(img)
 
 
 def _add_bias(y, b) -> None:
@@ -74,24 +86,49 @@ def conv_transpose(x, W, b, stride, pad, dilate, groups: int, dims):
     n, _, *outs = x.shape
     ksize = W.shape[2:]
     w = grouped_weight(W, groups, x.dtype).transpose(0, 2, 1)
-    xp = backend.get_array_module(x)
-    col = xp.matmul(w, x.reshape(n, groups, W.shape[0] // groups, math.prod(outs)))
+    col = _matmul("col", w, x.reshape(n, groups, W.shape[0] // groups, math.prod(outs)))
     y = _col2im(col.reshape(n, W.shape[1] * groups, *ksize, *outs), stride, pad, dilate, dims)
     _add_bias(y, b)
     return y
 
 
 def _group_major(a, groups: int):
-    """``(n, g * m, ...) -> (g, m, n * prod(...))``: the batch joins the contracted axis."""
+    """``(n, g * m, ...) -> (g, m, n * prod(...))``: the batch joins the contracted axis (a
+    copy in the ``"in"`` scratch buffer on the CPU)."""
     n, m, rest = a.shape[0], a.shape[1] // groups, math.prod(a.shape[2:])
-    a = a.reshape(n, groups, m, rest)
-    return a.transpose(1, 2, 0, 3).reshape(groups, m, n * rest)
+    a = a.reshape(n, groups, m, rest).transpose(1, 2, 0, 3)
+    if isinstance(a, numpy.ndarray):
+        copy = _scratch.empty("in", a.shape, a.dtype)
+        numpy.copyto(copy, a)
+        a = copy
+    return a.reshape(groups, m, n * rest)
+
+
+def _group_major_columns(x, ksize, stride, pad, dilate, outs, groups: int):
+    """``(g, c / g * prod(ksize), n * prod(outs))`` columns of ``x`` ``(n, c, *dims)``.
+
+    On the CPU, im2col writes them in this order directly: the batch is one more spatial
+    axis of ``(c, n, *dims)``, with a kernel of 1.
+    """
+    n, c = x.shape[:2]
+    if not isinstance(x, numpy.ndarray):
+        col = _im2col(x, ksize, stride, pad, dilate, outs)
+        return _group_major(col.reshape(n, c * math.prod(ksize), math.prod(outs)), groups)
+    col = _im2col_cpu.im2col(
+        x.swapaxes(0, 1)[..., None],
+        (1, *ksize),
+        (1, *stride),
+        (0, *pad),
+        (1, *dilate),
+        (n, *outs),
+        scratch=True,
+    )
+    return col.reshape(groups, c // groups * math.prod(ksize), n * math.prod(outs))
 
 
 def conv_weight_grad(x, gy, ksize, stride, pad, dilate, groups: int):
     """The adjoint of :func:`conv` in ``W``: ``(c_out, c_in / groups, *ksize)``."""
     n, c_in = x.shape[:2]
-    col = _im2col(x, ksize, stride, pad, dilate, gy.shape[2:])
-    col = _group_major(col.reshape(n, c_in * math.prod(ksize), math.prod(gy.shape[2:])), groups)
+    col = _group_major_columns(x, ksize, stride, pad, dilate, gy.shape[2:], groups)
     gW = group_matmul(_group_major(gy, groups), col.transpose(0, 2, 1))
     return gW.reshape(gy.shape[1], c_in // groups, *ksize)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chainer.function_node import Fallback
-from chainer.functions.pooling import _windows
+from chainer.functions.pooling import _pairwise_max, _windows
 from chainer.functions.pooling._windows import Window, WindowScatter
 from chainer.functions.pooling.pooling_nd import _PoolingND
 from chainer.variable import Variable
@@ -13,7 +13,9 @@ class MaxPoolingND(_PoolingND):
     """Max pooling over ``ndim`` spatial axes; padding is ``-inf`` so it never wins.
 
     After forward, ``indexes`` holds the flat (C-order) kernel tap of each maximum; ChainerX
-    inputs are pooled natively, without them, unless ``return_indices`` asks for them.
+    inputs are pooled natively, without them, unless ``return_indices`` asks for them. For
+    2-wide windows at stride 2 on NumPy arrays (:mod:`._pairwise_max`) they are computed only
+    when read.
     """
 
     def __init__(
@@ -27,15 +29,26 @@ class MaxPoolingND(_PoolingND):
     ) -> None:
         super().__init__(ndim, ksize, stride, pad, cover_all)
         self.return_indices = return_indices
-        self.indexes = None
         self.win = None
+        self._indexes = None
+        self._winners = None
+
+    @property
+    def indexes(self):
+        """The flat kernel tap of each maximum (None before forward)."""
+        if self._indexes is None and self._winners is not None:
+            self._indexes = self._winners.flat_indexes()
+        return self._indexes
 
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]
         self.win = Window.over_image(
             x.shape[2:], self.ksize, self.stride, self.pad, self.cover_all
         )
-        y, self.indexes = _windows.window_max(x, self.win)
+        if _pairwise_max.applies(x, self.win):
+            y, self._winners = _pairwise_max.pairwise_max(x)
+        else:
+            y, self._indexes = _windows.window_max(x, self.win)
         return (y,)
 
     def forward_chainerx(self, inputs: tuple):
@@ -46,6 +59,8 @@ class MaxPoolingND(_PoolingND):
         return (chainerx.max_pool(inputs[0], self.ksize, self.stride, self.pad, self.cover_all),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        if self._winners is not None:
+            return MaxPoolingNDGrad(self.win, None, self).apply(grad_outputs)
         return MaxPoolingNDGrad(self.win, self.indexes).apply(grad_outputs)
 
 
@@ -53,8 +68,24 @@ class MaxPoolingNDGrad(WindowScatter):
     """Gradient of max pooling: each output gradient goes to the pixel that was the maximum.
 
     Its own gradient gathers at the same pixels, so max pooling is twice (and more)
-    differentiable.
+    differentiable. Given the pooling node ``pool`` whose forward ran the pairwise
+    tournament, it scatters with the tournament's winners and reads ``pool.indexes`` only
+    when differentiated.
     """
+
+    def __init__(self, win: Window, indexes, pool: MaxPoolingND | None = None) -> None:
+        super().__init__(win, indexes)
+        self._pool = pool
+
+    def forward(self, inputs: tuple) -> tuple:
+        if self._pool is None:
+            return super().forward(inputs)
+        return (self._pool._winners.scatter(inputs[0]),)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        if self._pool is not None:
+            self.indexes = self._pool.indexes
+        return super().backward(indexes, grad_outputs)
 
 
 def max_pooling_nd(

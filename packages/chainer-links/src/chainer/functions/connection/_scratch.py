@@ -1,0 +1,67 @@
+"""Per-thread scratch buffers for the temporaries of the NumPy convolution and pooling kernels.
+
+A kernel's temporaries (im2col columns, a transposed copy of an input, a GEMM result that is
+copied on) live only during one call, yet they are the largest arrays of a convnet step.
+Fresh ones cost more than their copies: glibc hands arrays of some megabytes back to the OS
+when they are freed, and the next call faults every page in again (measured on LeNet at
+batch 64: about 3,000 page faults and 4 ms of system time per training step, a quarter of
+it). Each thread keeps one buffer per named slot instead, grown to the largest request.
+
+Only memory that never leaves the kernel may come from here: no view of a scratch array may
+be returned, and a kernel must not hold two arrays of the same slot at once. Requests above
+:data:`MAX_BYTES` get a fresh array, so a thread keeps at most that much per slot.
+
+The arrays that do leave (outputs, gradients) are still fresh, and whether glibc keeps their
+memory between steps depends on its dynamic thresholds: it keeps freed blocks below the
+largest block freed so far (up to 32 MiB), and up to twice that at the top of its heap.
+Temporaries of several megabytes used to raise them at every call; with those gone, a step's
+outputs alone made it return and re-fault about 1,300 pages per LeNet step. So the first
+scratch buffer of the process comes with one block of :data:`THRESHOLD_BYTES`, allocated and
+freed at once (never touched), which sets the thresholds as those temporaries did: glibc then
+serves blocks below 30 MiB from its heap and keeps up to 60 MiB of it free for reuse.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import numpy
+
+#: The largest buffer kept per slot and thread (bytes); larger requests are not cached.
+MAX_BYTES = 16 * 2**20
+
+#: The block allocated and freed once to raise glibc's malloc thresholds (bytes).
+THRESHOLD_BYTES = 30 * 2**20
+
+_buffers = threading.local()
+_thresholds_raised = False
+
+
+def _raise_malloc_thresholds() -> None:
+    global _thresholds_raised
+    _thresholds_raised = True
+    numpy.empty(THRESHOLD_BYTES, numpy.uint8)
+
+
+def empty(slot: str, shape: tuple, dtype) -> numpy.ndarray:
+    """An uninitialized C-contiguous array in the calling thread's buffer for ``slot``."""
+    dtype = numpy.dtype(dtype)
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes > MAX_BYTES:
+        return numpy.empty(shape, dtype)
+    buffers = _buffers.__dict__
+    buffer = buffers.get(slot)
+    if buffer is None or buffer.size < nbytes:
+        if not _thresholds_raised:
+            _raise_malloc_thresholds()
+        buffer = numpy.empty(nbytes, numpy.uint8)
+        buffers[slot] = buffer
+    return buffer[:nbytes].view(dtype).reshape(shape)
+
+
+def zeros(slot: str, shape: tuple, dtype) -> numpy.ndarray:
+    """:func:`empty`, filled with zeros."""
+    array = empty(slot, shape, dtype)
+    array.fill(0)
+    return array
