@@ -143,3 +143,16 @@ def test_chainerx_inputs_are_pooled_natively(monkeypatch, dtype, pad_value):
 def test_chainerx_cover_all_falls_back():
     (x,) = to_chainerx(numpy.ones((1, 1, 5, 5), numpy.float32))
     assert AveragePoolingND(2, 2, cover_all=True).forward_chainerx((x,)) is chainer.Fallback
+
+
+def test_windows_wholly_in_the_padding_average_to_zero_without_padding_values():
+    x = numpy.arange(16, dtype=numpy.float32).reshape(1, 1, 4, 4)
+    y = F.average_pooling_nd(x, 2, stride=3, pad=2, pad_value=None)
+    expected = numpy.zeros((1, 1, 3, 3), numpy.float32)
+    expected[0, 0, 1, 1] = (5 + 6 + 9 + 10) / 4  # the one window over real elements
+    numpy.testing.assert_array_equal(y.array, expected)
+    chainer.gradient_check.check_backward(
+        lambda v: F.average_pooling_nd(v, 2, stride=3, pad=2, pad_value=None),
+        x.astype(numpy.float64),
+        numpy.ones((1, 1, 3, 3)),
+    )

@@ -35,7 +35,9 @@ class AveragePoolingND(_PoolingND):
             # Count the input elements of each window: the window sums of an all-ones image.
             xp = backend.get_array_module(x)
             ones = xp.ones((1, 1, *win.dims), dtype=x.dtype)
-            self.divisor = _windows.window_sum(ones, win)
+            counts = _windows.window_sum(ones, win)
+            # A window wholly in the padding averages nothing: 0 as in v7 (not 0 / 0).
+            self.divisor = xp.maximum(counts, 1, out=counts)
         else:
             self.divisor = x.dtype.type(win.size)
         self.win = win
