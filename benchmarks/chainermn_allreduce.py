@@ -12,7 +12,8 @@ Run under MPI (2 ranks unless stated):
    against the hand-written loop (``Allreduce`` of each gradient in place, then divide).
    The bandwidth is the message size over the time.
 2. One training step (forward, backward, gradient average, update) of the digits MLP and of
-   a LeNet: ``B`` per rank with the multi-node optimizer (plain and bucketed) against the
+   a LeNet: ``B`` per rank with the multi-node optimizer (plain, bucketed and
+   double-buffered) against the
    local step without communication (the overhead) and against one rank on ``ranks x B``.
 
 Times are the slowest rank's best of interleaved rounds; ratios are what to compare.
@@ -138,15 +139,16 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
     def data(n):
         return rng.uniform(-1, 1, (n, *shape)).astype("f"), rng.randint(0, 10, n).astype("i")
 
-    def trainer(multi_node: bool, bucketed: bool = False):
+    def trainer(multi_node: bool, **options):
         model = L.Classifier(make())
         optimizer = chainer.optimizers.MomentumSGD(lr=0.01)
         if multi_node:
-            optimizer = chainermn.create_multi_node_optimizer(optimizer, COMM, bucketed=bucketed)
+            optimizer = chainermn.create_multi_node_optimizer(optimizer, COMM, **options)
         optimizer.setup(model)
         x, t = data(batch)
         if multi_node:
             optimizer.update(model, x, t)  # the first update broadcasts the parameters
+            optimizer.update(model, x, t)  # (double buffering: the second only averages)
         return lambda: optimizer.update(model, x, t)
 
     local = trainer(False)
@@ -162,7 +164,8 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
             {
                 "local B": local,
                 "mn B": trainer(True),
-                "mn B bucketed": trainer(True, True),
+                "mn B bucketed": trainer(True, bucketed=True),
+                "mn B double-buffered": trainer(True, double_buffering=True),
                 "1 rank": one_rank_global_batch,
             },
             number=5,
@@ -170,11 +173,13 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
         )
     )
     base = results["local B"]
+    double = results["mn B double-buffered"]
     return [
         f"| {name} (B={batch}) | {base * 1e3:.2f} ms "
         f"| {results['mn B'] * 1e3:.2f} ms ({(results['mn B'] / base - 1) * 100:+.0f} %) "
         f"| {results['mn B bucketed'] * 1e3:.2f} ms "
         f"({(results['mn B bucketed'] / base - 1) * 100:+.0f} %) "
+        f"| {double * 1e3:.2f} ms ({(double / base - 1) * 100:+.0f} %) "
         f"| {results['1 rank'] * 1e3:.2f} ms "
         f"| {results['1 rank'] / results['mn B']:.2f}x |"
     ]
@@ -188,9 +193,9 @@ def main() -> None:
     if ARGS.only in (None, "steps"):
         lines += ["", "Training step (forward, backward, allreduce, update):", ""]
         lines += [
-            f"| model | local step | multi-node step | bucketed | 1 rank, {COMM.size}B "
-            f"| speed-up vs 1 rank {COMM.size}B |",
-            "|---|---|---|---|---|---|",
+            f"| model | local step | multi-node step | bucketed | double-buffered "
+            f"| 1 rank, {COMM.size}B | speed-up vs 1 rank {COMM.size}B |",
+            "|---|---|---|---|---|---|---|",
         ]
         lines += step_overhead("digits MLP", MLP, (64,), 32)
         lines += step_overhead("LeNet", LeNet, (1, 28, 28), 32)
