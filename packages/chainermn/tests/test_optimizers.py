@@ -115,12 +115,6 @@ def test_models_that_differ_between_ranks_raise_on_every_rank():
     comm.finalize()
 
 
-def test_double_buffering_needs_pure_nccl():
-    comm = chainermn.create_communicator("naive")
-    with pytest.raises(ValueError, match="pure_nccl"):
-        chainermn.create_multi_node_optimizer(chainer.optimizers.SGD(), comm, True)
-
-
 def test_bad_bucket_size_is_refused():
     comm = chainermn.create_communicator("naive")
     with pytest.raises(ValueError, match="bucket_bytes"):

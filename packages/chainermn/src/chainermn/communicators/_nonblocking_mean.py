@@ -47,6 +47,11 @@ class NonblockingMean:
                 finishes.append(finish)
         self.pending = (requests, finishes, pairs)
 
+    def __del__(self) -> None:
+        # MPI writes into the buffers until the requests complete: they must outlive them.
+        if self.pending is not None and not MPI.Is_finalized():
+            MPI.Request.Waitall(self.pending[0])
+
     def wait(self) -> None:
         """Wait for the average started last (if any) and write it into the gradients."""
         if self.pending is None:
