@@ -166,7 +166,12 @@ def create_multi_node_optimizer(
         actual_optimizer: A Chainer optimizer (e.g. ``chainer.optimizers.Adam()``).
         communicator: A ChainerMN communicator.
         double_buffering: Overlap the gradient allreduce with the next step, updating with
-            the previous step's averaged gradients. Supported by ``pure_nccl`` only (as v7).
+            the previous step's averaged gradients, in v7's sequence: the first update
+            broadcasts, the second only starts averaging, each later one updates with the
+            previous average. ``pure_nccl`` averages on a CUDA stream of its own, the CPU
+            communicators (beyond v7) with non-blocking ``Iallreduce``, which proceeds during
+            the next step only with asynchronous MPI progress (see the package README).
+            Cannot be combined with ``bucketed``.
         zero_fill: Give initialized parameters that got no gradient a zero gradient, so that
             links unused on some ranks still take part in the average.
         bucketed: (beyond v7) Pack gradients into buckets of about ``bucket_bytes`` and start

@@ -62,13 +62,18 @@ class MeanPlan:
     def run(self, grads: list, allreduce_sum: Callable, rank: int) -> None:
         """Average ``grads`` (in the plan's layout) in place; ``allreduce_sum(buffer)`` sums
         a flat host buffer over the ranks in place."""
+        scale = self.scale
         for buffer, finish in self.messages(grads, rank):
             allreduce_sum(buffer)
-            finish()
+            if finish is None:
+                buffer *= scale
+            else:
+                finish()
 
-    def messages(self, grads: list, rank: int) -> Iterator[tuple[numpy.ndarray, Callable]]:
+    def messages(self, grads: list, rank: int) -> Iterator[tuple[numpy.ndarray, Callable | None]]:
         """Each message as ``(buffer, finish)``: ``buffer`` (flat, host) is ready to be summed
-        over the ranks in place, then ``finish()`` divides it into ``grads``.
+        over the ranks in place, then ``finish()`` divides it into ``grads`` (``None``: the
+        buffer is a piece of a gradient, to be multiplied by :attr:`scale` in place).
 
         Every message has a buffer of its own, so all of them may be in flight at once (the
         non-blocking path); the blocking path sums and finishes each before the next.
@@ -87,7 +92,7 @@ class MeanPlan:
                 piece = flat[start : start + step]
                 last = start + step >= flat.size
                 if in_place or not last:
-                    yield piece, functools.partial(numpy.multiply, piece, scale, out=piece)
+                    yield piece, None
                 else:  # the copy's last piece: divide it, then write the copy back
                     yield piece, functools.partial(_divide_and_unpack, piece, scale, flat, grad)
 

@@ -37,15 +37,16 @@ class NonblockingMean:
         layout, _ = _model_params.agree_on_layout(
             comm.mpi_comm, [name for name, _ in pairs], grads, _OPERATION
         )
-        requests, finishes = [], []
+        requests, messages, scale = [], [], None
         if pairs:
             dtype = _model_params.reduce_dtype(grads, comm.allreduce_grad_dtype)
             plan = _mean_plan.cached(self.plans, layout, dtype, comm.size)
             op, datatype = _mem.sum_op_and_type(dtype)
+            scale = plan.scale
             for buffer, finish in plan.messages(grads, comm.rank):
                 requests.append(self.mpi_comm.Iallreduce(MPI.IN_PLACE, [buffer, datatype], op))
-                finishes.append(finish)
-        self.pending = (requests, finishes, pairs)
+                messages.append((buffer, finish))
+        self.pending = (requests, messages, scale, pairs)
 
     def __del__(self) -> None:
         # MPI writes into the buffers until the requests complete: they must outlive them.
@@ -56,9 +57,12 @@ class NonblockingMean:
         """Wait for the average started last (if any) and write it into the gradients."""
         if self.pending is None:
             return
-        requests, finishes, pairs = self.pending
+        requests, messages, scale, pairs = self.pending
         self.pending = None
         MPI.Request.Waitall(requests)
-        for finish in finishes:
-            finish()
+        for buffer, finish in messages:
+            if finish is None:  # a piece of a gradient reduced in place
+                buffer *= scale
+            else:
+                finish()
         _model_params.check_finite(pairs, _OPERATION)
