@@ -121,6 +121,11 @@ class _NcclNonblockingMean:
             comm._mean_on_stream(pairs, self.stream)
         self.pending = pairs
 
+    def __del__(self) -> None:
+        # Our stream and its memory must outlive the average in flight.
+        if self.pending is not None:
+            self.stream.synchronize()
+
     def wait(self) -> None:
         """Block until the average started last (if any) is in the gradients."""
         if self.pending is None:
