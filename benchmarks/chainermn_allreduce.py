@@ -11,9 +11,11 @@ Run under MPI (2 ranks unless stated):
    (reduced in place), 16 and 64 parameters (gradients under 1 MiB packed), these also
    against the hand-written loop (``Allreduce`` of each gradient in place, then divide).
    The bandwidth is the message size over the time.
-2. One training step (forward, backward, gradient average, update) of the digits MLP and of
-   a LeNet: ``B`` per rank with the multi-node optimizer (plain and bucketed) against the
-   local step without communication (the overhead) and against one rank on ``ranks x B``.
+2. One training step (forward, backward, gradient average, update) of the digits MLP, of
+   a LeNet and of a wide MLP (16 MiB of gradients): ``B`` per rank with the multi-node
+   optimizer (plain, bucketed and double-buffered) against the local step without
+   communication (the overhead) and against one rank on ``ranks x B``. Each timed call is
+   5 steps; the double-buffered one also waits for its last average.
 
 Times are the slowest rank's best of interleaved rounds; ratios are what to compare.
 """
@@ -132,22 +134,46 @@ class LeNet(chainer.Chain):
         return self.f2(F.relu(self.f1(h)))
 
 
+# Training steps per timed call (the double-buffered optimizer's last average is waited for).
+STEPS = 5
+
+
+class WideMLP(chainer.Chain):
+    """16 MiB of gradients for little computation: where overlapping the average could pay."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        with self.init_scope():
+            self.l1, self.l2 = L.Linear(2048, 2048), L.Linear(2048, 10)
+
+    def forward(self, x):
+        return self.l2(F.relu(self.l1(x)))
+
+
 def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
     rng = np.random.RandomState(COMM.rank)
 
     def data(n):
         return rng.uniform(-1, 1, (n, *shape)).astype("f"), rng.randint(0, 10, n).astype("i")
 
-    def trainer(multi_node: bool, bucketed: bool = False):
+    def trainer(multi_node: bool, **options):
         model = L.Classifier(make())
         optimizer = chainer.optimizers.MomentumSGD(lr=0.01)
         if multi_node:
-            optimizer = chainermn.create_multi_node_optimizer(optimizer, COMM, bucketed=bucketed)
+            optimizer = chainermn.create_multi_node_optimizer(optimizer, COMM, **options)
         optimizer.setup(model)
         x, t = data(batch)
         if multi_node:
             optimizer.update(model, x, t)  # the first update broadcasts the parameters
-        return lambda: optimizer.update(model, x, t)
+            optimizer.update(model, x, t)  # (double buffering: the second only averages)
+        wait = getattr(optimizer, "wait", lambda: None)
+
+        def steps():
+            for _ in range(STEPS):
+                optimizer.update(model, x, t)
+            wait()  # double buffering: the last average is part of these steps' cost
+
+        return steps
 
     local = trainer(False)
     x2, t2 = data(COMM.size * batch)
@@ -155,26 +181,31 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
     opt2 = chainer.optimizers.MomentumSGD(lr=0.01).setup(model2)
 
     def one_rank_global_batch():
-        opt2.update(model2, x2, t2)
+        for _ in range(STEPS):
+            opt2.update(model2, x2, t2)
 
     results = slowest(
         measure_side_by_side(
             {
                 "local B": local,
                 "mn B": trainer(True),
-                "mn B bucketed": trainer(True, True),
+                "mn B bucketed": trainer(True, bucketed=True),
+                "mn B double-buffered": trainer(True, double_buffering=True),
                 "1 rank": one_rank_global_batch,
             },
-            number=5,
+            number=1,
             repeat=ARGS.repeat,
         )
     )
+    results = {k: v / STEPS for k, v in results.items()}
     base = results["local B"]
+    double = results["mn B double-buffered"]
     return [
         f"| {name} (B={batch}) | {base * 1e3:.2f} ms "
         f"| {results['mn B'] * 1e3:.2f} ms ({(results['mn B'] / base - 1) * 100:+.0f} %) "
         f"| {results['mn B bucketed'] * 1e3:.2f} ms "
         f"({(results['mn B bucketed'] / base - 1) * 100:+.0f} %) "
+        f"| {double * 1e3:.2f} ms ({(double / base - 1) * 100:+.0f} %) "
         f"| {results['1 rank'] * 1e3:.2f} ms "
         f"| {results['1 rank'] / results['mn B']:.2f}x |"
     ]
@@ -188,12 +219,13 @@ def main() -> None:
     if ARGS.only in (None, "steps"):
         lines += ["", "Training step (forward, backward, allreduce, update):", ""]
         lines += [
-            f"| model | local step | multi-node step | bucketed | 1 rank, {COMM.size}B "
-            f"| speed-up vs 1 rank {COMM.size}B |",
-            "|---|---|---|---|---|---|",
+            f"| model | local step | multi-node step | bucketed | double-buffered "
+            f"| 1 rank, {COMM.size}B | speed-up vs 1 rank {COMM.size}B |",
+            "|---|---|---|---|---|---|---|",
         ]
         lines += step_overhead("digits MLP", MLP, (64,), 32)
         lines += step_overhead("LeNet", LeNet, (1, 28, 28), 32)
+        lines += step_overhead("wide MLP (2048-2048-10)", WideMLP, (2048,), 64)
     if COMM.rank == 0:
         print("\n".join(lines))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy
+import pytest
 
 import chainer
 import chainer.functions as F
@@ -39,3 +40,13 @@ def rank_data(rank: int, n: int = 6, n_in: int = 4, n_out: int = 3, step: int = 
     x = rng.uniform(-1, 1, (n, n_in)).astype(numpy.float32)
     t = rng.randint(0, n_out, n).astype(numpy.int32)
     return x, t
+
+
+def update_raises_on_every_rank(comm, optimizer, match: str) -> None:
+    """``optimizer.update()`` raises ValueError matching ``match`` on every rank (with one
+    process there is no other rank to disagree with: the update goes through)."""
+    if comm.size == 1:
+        optimizer.update()
+        return
+    with pytest.raises(ValueError, match=match):
+        optimizer.update()

@@ -2,7 +2,7 @@
 
 import numpy
 import pytest
-from _helpers import MLP, rank_data
+from _helpers import MLP, rank_data, update_raises_on_every_rank
 
 import chainer
 import chainermn
@@ -102,23 +102,16 @@ def test_bucketed_and_plain_steps_agree_bitwise_on_two_ranks(bucket_bytes):
 
 
 @pytest.mark.mpi
-def test_models_that_differ_between_ranks_raise_on_every_rank():
+@pytest.mark.parametrize("double_buffering", [False, True])
+def test_models_that_differ_between_ranks_raise_on_every_rank(double_buffering):
     comm = chainermn.create_communicator("flat")
     model = MLP(n_hidden=5 + comm.rank)  # a different shape on each rank
-    optimizer = chainermn.create_multi_node_optimizer(chainer.optimizers.SGD(), comm)
+    optimizer = chainermn.create_multi_node_optimizer(
+        chainer.optimizers.SGD(), comm, double_buffering
+    )
     optimizer.setup(model)
-    if comm.size == 1:
-        optimizer.update()
-        return
-    with pytest.raises(ValueError, match="rank 1"):
-        optimizer.update()
+    update_raises_on_every_rank(comm, optimizer, "rank 1")
     comm.finalize()
-
-
-def test_double_buffering_needs_pure_nccl():
-    comm = chainermn.create_communicator("naive")
-    with pytest.raises(ValueError, match="pure_nccl"):
-        chainermn.create_multi_node_optimizer(chainer.optimizers.SGD(), comm, True)
 
 
 def test_bad_bucket_size_is_refused():

@@ -28,3 +28,32 @@ def test_mean_grad_on_the_gpu(wire_dtype):
     numpy.testing.assert_allclose(cuda.to_cpu(model.b.grad), comm.size - 1.0, rtol=1e-3)
     comm.finalize()
     assert comm.nccl_comm is None
+
+
+def test_double_buffering_applies_the_previous_average_on_the_gpu():
+    """One process is enough: the average runs on a stream of its own and the update at step
+    s applies the gradients of step s - 1 (here each rank's own, times size / size)."""
+    comm = chainermn.create_communicator("pure_nccl", allreduce_grad_dtype=numpy.float32)
+    device = chainer.get_device(f"@cupy:{comm.intra_rank}")
+    device.use()
+    model = L.Linear(3, 4)
+    model.to_device(device)
+    model.W.array[...] = 1.0
+    optimizer = chainermn.create_multi_node_optimizer(
+        chainer.optimizers.SGD(lr=0.5), comm, double_buffering=True
+    )
+    optimizer.setup(model)
+    optimizer.update()  # broadcast
+    base = (comm.size - 1) / 2
+    for step in range(3):
+        model.W.grad = device.send(numpy.full((4, 3), comm.rank + step, numpy.float32))
+        model.b.grad = device.send(numpy.zeros(4, numpy.float32))
+        optimizer.update()
+        optimizer.wait()
+        numpy.testing.assert_allclose(
+            cuda.to_cpu(optimizer.communicated_target.W.grad), base + step, rtol=1e-6
+        )
+    assert optimizer.t == 2
+    # Updates applied the averages of steps 0 and 1: 1 - 0.5 * (base + 0) - 0.5 * (base + 1).
+    numpy.testing.assert_allclose(cuda.to_cpu(model.W.array), 0.5 - base, rtol=1e-6)
+    comm.finalize()

@@ -11,8 +11,9 @@ sends the same messages in the same order.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy
 
@@ -61,12 +62,27 @@ class MeanPlan:
     def run(self, grads: list, allreduce_sum: Callable, rank: int) -> None:
         """Average ``grads`` (in the plan's layout) in place; ``allreduce_sum(buffer)`` sums
         a flat host buffer over the ranks in place."""
+        scale = self.scale
+        for buffer, finish in self.messages(grads, rank):
+            allreduce_sum(buffer)
+            if finish is None:
+                buffer *= scale
+            else:
+                finish()
+
+    def messages(self, grads: list, rank: int) -> Iterator[tuple[numpy.ndarray, Callable | None]]:
+        """Each message as ``(buffer, finish)``: ``buffer`` (flat, host) is ready to be summed
+        over the ranks in place, then ``finish()`` divides it into ``grads`` (``None``: the
+        buffer is a piece of a gradient, to be multiplied by :attr:`scale` in place).
+
+        Every message has a buffer of its own, so all of them may be in flight at once (the
+        non-blocking path); the blocking path sums and finishes each before the next.
+        """
         scale, step, dtype = self.scale, self.step, self.dtype
         for indices, buffer, views in self.packed:
             arrays = [grads[i] for i in indices]
             _model_params.pack(arrays, dtype, rank, buffer)
-            allreduce_sum(buffer)
-            _model_params.unpack_views(views, arrays, scale)
+            yield buffer, functools.partial(_model_params.unpack_views, views, arrays, scale)
         for i in self.large:
             grad = grads[i]
             in_place = reducible_in_place(grad, dtype)
@@ -74,10 +90,28 @@ class MeanPlan:
             flat = grad.reshape(-1) if in_place else _model_params.pack([grad], dtype, rank)
             for start in range(0, flat.size, step):
                 piece = flat[start : start + step]
-                allreduce_sum(piece)
-                piece *= scale
-            if not in_place:
-                _model_params.unpack(flat, [grad])
+                last = start + step >= flat.size
+                if in_place or not last:
+                    yield piece, None
+                else:  # the copy's last piece: divide it, then write the copy back
+                    yield piece, functools.partial(_divide_and_unpack, piece, scale, flat, grad)
+
+
+def _divide_and_unpack(piece, scale, flat: numpy.ndarray, grad) -> None:
+    piece *= scale
+    _model_params.unpack(flat, [grad])
+
+
+def cached(plans: dict, layout: tuple, dtype: numpy.dtype, size: int) -> MeanPlan:
+    """The plan of ``layout`` (``(name, shape, dtype)`` entries) in ``dtype`` from ``plans``,
+    made and kept there (with the few plans seen last) when missing."""
+    plan = plans.get((layout, dtype))
+    if plan is None:
+        if len(plans) >= 4:
+            plans.clear()
+        shapes = [shape for _, shape, _ in layout]
+        plan = plans[layout, dtype] = MeanPlan(shapes, dtype, size)
+    return plan
 
 
 def reducible_in_place(grad, dtype: numpy.dtype) -> bool:

@@ -15,7 +15,7 @@ import numpy
 from mpi4py import MPI
 
 from chainermn.communicators import _communication_utility as _comm_util
-from chainermn.communicators import _mean_plan, _model_params
+from chainermn.communicators import _mean_plan, _model_params, _nonblocking_mean
 from chainermn.communicators import _memory_utility as _mem
 from chainermn.communicators.communicator_base import CommunicatorBase
 
@@ -337,13 +337,13 @@ class MpiCommunicatorBase(CommunicatorBase):
         """Sum ``grads`` (of the agreed ``layout``) over the ranks and divide them, by the
         plan of the layout (see :mod:`._mean_plan`; kept for the few layouts seen last)."""
         plans = self.__dict__.setdefault("_mean_plans", {})
-        plan = plans.get((layout, dtype))
-        if plan is None:
-            if len(plans) >= 4:
-                plans.clear()
-            shapes = [shape for _, shape, _ in layout]
-            plan = plans[layout, dtype] = _mean_plan.MeanPlan(shapes, dtype, self.size)
+        plan = _mean_plan.cached(plans, layout, dtype, self.size)
         plan.run(grads, self._allreduce_sum, self.rank)
+
+    def _make_nonblocking_mean(self) -> _nonblocking_mean.NonblockingMean:
+        """A gradient average that runs in the background, with buffers of its own (the
+        second buffer set of a double-buffering optimizer)."""
+        return _nonblocking_mean.NonblockingMean(self)
 
     def _mean_buffer(self, buffer: numpy.ndarray) -> None:
         self._allreduce_sum(buffer)

@@ -54,33 +54,85 @@ class PureNcclCommunicator(MpiCommunicatorBase):
 
         pairs = _model_params.collect_params(model, "grad", zero_fill)
         _model_params.check_same_layout(self.mpi_comm, pairs, "grad", "multi_node_mean_grad")
-        if not pairs:
-            return
+        if pairs:
+            self._mean_on_stream(pairs, cupy.cuda.get_current_stream())
+        _model_params.check_finite(pairs, "multi_node_mean_grad")
+
+    def _mean_on_stream(self, pairs: list, stream) -> None:
+        """Pack the gradients of ``pairs`` into one device buffer, sum it with NCCL, divide
+        and unpack; every step is queued on the CuPy ``stream``."""
+        import cupy
+
         self._init_comms()
         dtype = self._wire_dtype(pairs)
         grads = [p.grad for _, p in pairs]
-        buffer = cupy.concatenate([g.reshape(-1).astype(dtype, copy=False) for g in grads])
-        stream = cupy.cuda.get_current_stream()
-        self.nccl_comm.allReduce(
-            buffer.data.ptr,
-            buffer.data.ptr,
-            buffer.size,
-            _nccl_type(self._nccl, dtype),
-            self._nccl.NCCL_SUM,
-            stream.ptr,
-        )
-        buffer *= dtype.type(1.0 / self.size)
-        offset = 0
-        for g in grads:
-            g[...] = buffer[offset : offset + g.size].reshape(g.shape).astype(g.dtype)
-            offset += g.size
-        _model_params.check_finite(pairs, "multi_node_mean_grad")
+        with stream:
+            buffer = cupy.concatenate([g.reshape(-1).astype(dtype, copy=False) for g in grads])
+            self.nccl_comm.allReduce(
+                buffer.data.ptr,
+                buffer.data.ptr,
+                buffer.size,
+                _nccl_type(self._nccl, dtype),
+                self._nccl.NCCL_SUM,
+                stream.ptr,
+            )
+            buffer *= dtype.type(1.0 / self.size)
+            offset = 0
+            for g in grads:
+                g[...] = buffer[offset : offset + g.size].reshape(g.shape).astype(g.dtype)
+                offset += g.size
+
+    def _make_nonblocking_mean(self) -> _NcclNonblockingMean:
+        """A gradient average on a CUDA stream of its own (for a double-buffering optimizer)."""
+        return _NcclNonblockingMean(self)
 
     def finalize(self) -> None:
         """Destroy the NCCL communicator."""
         if self.nccl_comm is not None:
             self.nccl_comm.destroy()
             self.nccl_comm = None
+
+
+_OPERATION = "multi_node_mean_grad (double buffering)"
+
+
+class _NcclNonblockingMean:
+    """Averages a model's CuPy gradients with NCCL on a non-blocking stream of its own, so
+    the average overlaps what the current stream does next (forward, backward)."""
+
+    def __init__(self, communicator: PureNcclCommunicator) -> None:
+        import cupy
+
+        self.communicator = communicator
+        self.stream = cupy.cuda.Stream(non_blocking=True)
+        self.pending: list | None = None
+
+    def start(self, model, zero_fill: bool) -> None:
+        """Start averaging the gradients of ``model`` on our stream, once the current stream
+        has produced them; they must not be touched until :meth:`wait` returns."""
+        import cupy
+
+        self.wait()
+        comm = self.communicator
+        pairs = _model_params.collect_params(model, "grad", zero_fill)
+        _model_params.check_same_layout(comm.mpi_comm, pairs, "grad", _OPERATION)
+        if pairs:
+            self.stream.wait_event(cupy.cuda.get_current_stream().record())
+            comm._mean_on_stream(pairs, self.stream)
+        self.pending = pairs
+
+    def __del__(self) -> None:
+        # Our stream and its memory must outlive the average in flight.
+        if self.pending is not None:
+            self.stream.synchronize()
+
+    def wait(self) -> None:
+        """Block until the average started last (if any) is in the gradients."""
+        if self.pending is None:
+            return
+        pairs, self.pending = self.pending, None
+        self.stream.synchronize()
+        _model_params.check_finite(pairs, _OPERATION)
 
 
 def _nccl_type(nccl, dtype: numpy.dtype) -> int:
