@@ -61,6 +61,50 @@ def test_layout_matches_the_reference(layout, n, geometry):
     numpy.testing.assert_allclose(numpy.vdot(W, gW), lhs, rtol=1e-12)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS, ids=["per_sample", "batch_last"])
+@pytest.mark.parametrize("n", [1, 2, 5])
+@pytest.mark.parametrize(
+    "dtype, b_dtype",
+    [
+        (numpy.float16, numpy.float16),
+        (numpy.float32, numpy.float32),
+        (numpy.float32, numpy.float64),
+    ],
+)
+def test_bias_is_added_bitwise_as_broadcast(layout, n, dtype, b_dtype):
+    # The bias plane (a contiguous operand for batches) must give the sums of ``b`` broadcast.
+    dims, ksize, stride, pad, dilate, groups, outs = GEOMETRIES[0]
+    geo = (stride, pad, dilate, groups)
+    x = uniform((n, 2 * groups, *dims), dtype)
+    W = uniform((3 * groups, 2, *ksize), dtype)
+    b = uniform((3 * groups,), b_dtype)
+    b[0] = -0.0
+    gy = uniform((n, 3 * groups, *outs), dtype)
+    bx = uniform((2 * groups,), b_dtype)
+    broadcast = (1, -1) + (1,) * len(dims)
+
+    y = layout.conv(x, W, b, *geo, outs)
+    expected = layout.conv(x, W, None, *geo, outs) + b.astype(dtype).reshape(broadcast)
+    assert y.dtype == dtype
+    numpy.testing.assert_array_equal(y.view(numpy.uint8), expected.view(numpy.uint8))
+
+    gx = layout.conv_transpose(gy, W, bx, *geo, dims)
+    expected = layout.conv_transpose(gy, W, None, *geo, dims) + bx.astype(dtype).reshape(broadcast)
+    numpy.testing.assert_array_equal(gx.view(numpy.uint8), expected.view(numpy.uint8))
+
+
+def test_bias_operand_is_contiguous_for_a_numpy_batch_only():
+    b = numpy.arange(3, dtype=numpy.float64)
+    batch = numpy.zeros((2, 3, 4, 5), numpy.float32)
+    plane = _conv_nchw.bias_operand(b, batch)
+    assert plane.shape == (3, 4, 5) and plane.dtype == numpy.float32
+    assert plane.flags.c_contiguous
+    numpy.testing.assert_array_equal(plane, numpy.broadcast_to(b.reshape(3, 1, 1), (3, 4, 5)))
+    single = _conv_nchw.bias_operand(b, batch[:1])
+    assert single.shape == (1, 3, 1, 1)
+    numpy.testing.assert_array_equal(single.ravel(), b)
+
+
 def test_layout_choice_follows_row_length_and_channels():
     wide = numpy.empty((64, 1, 28, 28), numpy.float32)
     narrow = numpy.empty((64, 20, 12, 12), numpy.float32)

@@ -19,7 +19,7 @@ import math
 import numpy
 
 from chainer.functions.connection import _scratch
-from chainer.functions.connection._conv_nchw import group_matmul, grouped_weight
+from chainer.functions.connection._conv_nchw import bias_operand, group_matmul, grouped_weight
 from chainer.functions.connection._im2col_cpu import col2im, im2col
 
 
@@ -35,8 +35,7 @@ def _batch_first(y, b) -> numpy.ndarray:
     if b is None:
         numpy.copyto(out, view)
     else:
-        bias = b.astype(y.dtype, copy=False).reshape((1, -1) + (1,) * (y.ndim - 2))
-        numpy.add(view, bias, out=out)
+        numpy.add(view, bias_operand(b, out), out=out)
     return out
 
 
