@@ -8,6 +8,7 @@ CuPy arrays use (with the CUDA im2col), tested on a GPU by ``test_cupy_matches_n
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer.functions.connection import _conv_batch_last, _conv_kernels, _conv_nchw
 
@@ -121,3 +122,48 @@ def test_cupy_matches_numpy():
     expected = F.convolution_2d(x, W, stride=2, pad=1, groups=2).array
     y = F.convolution_2d(cupy.asarray(x), cupy.asarray(W), stride=2, pad=1, groups=2)
     numpy.testing.assert_allclose(cupy.asnumpy(y.array), expected, rtol=1e-5, atol=1e-5)
+
+
+def _batch_last_backward_case():
+    """x, W, gy of a convolution that runs the batch-last layout (narrow maps, 2 groups)."""
+    x = uniform((4, 6, 7, 7), numpy.float32)
+    W = uniform((8, 3, 3, 3), numpy.float32)
+    gy = uniform((4, 8, 5, 5), numpy.float32)
+    assert _conv_kernels._layout(x, 6, 8, (3, 3), 5) is _conv_batch_last
+    return x, W, gy
+
+
+def test_shared_batch_last_copy_is_made_once_and_gives_the_same_gradients():
+    x, W, gy = _batch_last_backward_case()
+    geo = ((1, 1), (0, 0), (1, 1), 2)
+    gx = _conv_batch_last.conv_transpose(gy, W, None, *geo, (7, 7))
+    gW = _conv_batch_last.conv_weight_grad(x, gy, (3, 3), *geo)
+    with _conv_kernels.sharing_output_gradient(gy):
+        first = _conv_batch_last._grouped_batch_last(gy, 2)
+        second = _conv_batch_last._grouped_batch_last(gy, 2)
+        assert numpy.shares_memory(first, second)
+        other = _conv_batch_last._grouped_batch_last(gy.copy(), 2)
+        assert not numpy.shares_memory(first, other)
+        shared_gx = _conv_batch_last.conv_transpose(gy, W, None, *geo, (7, 7))
+        shared_gW = _conv_batch_last.conv_weight_grad(x, gy, (3, 3), *geo)
+    numpy.testing.assert_array_equal(shared_gx.view(numpy.uint32), gx.view(numpy.uint32))
+    numpy.testing.assert_array_equal(shared_gW.view(numpy.uint32), gW.view(numpy.uint32))
+    # Outside the block every call copies again: a changed gy gives a new copy.
+    gy[0] = 0
+    numpy.testing.assert_array_equal(
+        _conv_batch_last._grouped_batch_last(gy, 2).reshape(2, 4, 5, 5, 4)[..., 0], 0
+    )
+
+
+def test_convolution_backward_matches_the_kernels_bitwise():
+    x, W, gy = _batch_last_backward_case()
+    b = uniform((8,), numpy.float32)
+    xv, Wv, bv = chainer.Variable(x), chainer.Variable(W), chainer.Variable(b)
+    y = F.convolution_2d(xv, Wv, bv, groups=2)
+    y.grad = gy
+    y.backward()
+    geo = ((1, 1), (0, 0), (1, 1), 2)
+    gx = _conv_batch_last.conv_transpose(gy, W, None, *geo, (7, 7))
+    gW = _conv_batch_last.conv_weight_grad(x, gy, (3, 3), *geo)
+    numpy.testing.assert_array_equal(xv.grad.view(numpy.uint32), gx.view(numpy.uint32))
+    numpy.testing.assert_array_equal(Wv.grad.view(numpy.uint32), gW.view(numpy.uint32))
