@@ -8,6 +8,7 @@ CuPy arrays use (with the CUDA im2col), tested on a GPU by ``test_cupy_matches_n
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer.functions.connection import _conv_batch_last, _conv_kernels, _conv_nchw
 
@@ -61,6 +62,50 @@ def test_layout_matches_the_reference(layout, n, geometry):
     numpy.testing.assert_allclose(numpy.vdot(W, gW), lhs, rtol=1e-12)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS, ids=["per_sample", "batch_last"])
+@pytest.mark.parametrize("n", [1, 2, 5])
+@pytest.mark.parametrize(
+    "dtype, b_dtype",
+    [
+        (numpy.float16, numpy.float16),
+        (numpy.float32, numpy.float32),
+        (numpy.float32, numpy.float64),
+    ],
+)
+def test_bias_is_added_bitwise_as_broadcast(layout, n, dtype, b_dtype):
+    # The bias plane (a contiguous operand for batches) must give the sums of ``b`` broadcast.
+    dims, ksize, stride, pad, dilate, groups, outs = GEOMETRIES[0]
+    geo = (stride, pad, dilate, groups)
+    x = uniform((n, 2 * groups, *dims), dtype)
+    W = uniform((3 * groups, 2, *ksize), dtype)
+    b = uniform((3 * groups,), b_dtype)
+    b[0] = -0.0
+    gy = uniform((n, 3 * groups, *outs), dtype)
+    bx = uniform((2 * groups,), b_dtype)
+    broadcast = (1, -1) + (1,) * len(dims)
+
+    y = layout.conv(x, W, b, *geo, outs)
+    expected = layout.conv(x, W, None, *geo, outs) + b.astype(dtype).reshape(broadcast)
+    assert y.dtype == dtype
+    numpy.testing.assert_array_equal(y.view(numpy.uint8), expected.view(numpy.uint8))
+
+    gx = layout.conv_transpose(gy, W, bx, *geo, dims)
+    expected = layout.conv_transpose(gy, W, None, *geo, dims) + bx.astype(dtype).reshape(broadcast)
+    numpy.testing.assert_array_equal(gx.view(numpy.uint8), expected.view(numpy.uint8))
+
+
+def test_bias_operand_is_contiguous_for_a_numpy_batch_only():
+    b = numpy.arange(3, dtype=numpy.float64)
+    batch = numpy.zeros((2, 3, 4, 5), numpy.float32)
+    plane = _conv_nchw.bias_operand(b, batch)
+    assert plane.shape == (3, 4, 5) and plane.dtype == numpy.float32
+    assert plane.flags.c_contiguous
+    numpy.testing.assert_array_equal(plane, numpy.broadcast_to(b.reshape(3, 1, 1), (3, 4, 5)))
+    single = _conv_nchw.bias_operand(b, batch[:1])
+    assert single.shape == (1, 3, 1, 1)
+    numpy.testing.assert_array_equal(single.ravel(), b)
+
+
 def test_layout_choice_follows_row_length_and_channels():
     wide = numpy.empty((64, 1, 28, 28), numpy.float32)
     narrow = numpy.empty((64, 20, 12, 12), numpy.float32)
@@ -77,3 +122,48 @@ def test_cupy_matches_numpy():
     expected = F.convolution_2d(x, W, stride=2, pad=1, groups=2).array
     y = F.convolution_2d(cupy.asarray(x), cupy.asarray(W), stride=2, pad=1, groups=2)
     numpy.testing.assert_allclose(cupy.asnumpy(y.array), expected, rtol=1e-5, atol=1e-5)
+
+
+def _batch_last_backward_case():
+    """x, W, gy of a convolution that runs the batch-last layout (narrow maps, 2 groups)."""
+    x = uniform((4, 6, 7, 7), numpy.float32)
+    W = uniform((8, 3, 3, 3), numpy.float32)
+    gy = uniform((4, 8, 5, 5), numpy.float32)
+    assert _conv_kernels._layout(x, 6, 8, (3, 3), 5) is _conv_batch_last
+    return x, W, gy
+
+
+def test_shared_batch_last_copy_is_made_once_and_gives_the_same_gradients():
+    x, W, gy = _batch_last_backward_case()
+    geo = ((1, 1), (0, 0), (1, 1), 2)
+    gx = _conv_batch_last.conv_transpose(gy, W, None, *geo, (7, 7))
+    gW = _conv_batch_last.conv_weight_grad(x, gy, (3, 3), *geo)
+    with _conv_kernels.sharing_output_gradient(gy):
+        first = _conv_batch_last._grouped_batch_last(gy, 2)
+        second = _conv_batch_last._grouped_batch_last(gy, 2)
+        assert numpy.shares_memory(first, second)
+        other = _conv_batch_last._grouped_batch_last(gy.copy(), 2)
+        assert not numpy.shares_memory(first, other)
+        shared_gx = _conv_batch_last.conv_transpose(gy, W, None, *geo, (7, 7))
+        shared_gW = _conv_batch_last.conv_weight_grad(x, gy, (3, 3), *geo)
+    numpy.testing.assert_array_equal(shared_gx.view(numpy.uint32), gx.view(numpy.uint32))
+    numpy.testing.assert_array_equal(shared_gW.view(numpy.uint32), gW.view(numpy.uint32))
+    # Outside the block every call copies again: a changed gy gives a new copy.
+    gy[0] = 0
+    numpy.testing.assert_array_equal(
+        _conv_batch_last._grouped_batch_last(gy, 2).reshape(2, 4, 5, 5, 4)[..., 0], 0
+    )
+
+
+def test_convolution_backward_matches_the_kernels_bitwise():
+    x, W, gy = _batch_last_backward_case()
+    b = uniform((8,), numpy.float32)
+    xv, Wv, bv = chainer.Variable(x), chainer.Variable(W), chainer.Variable(b)
+    y = F.convolution_2d(xv, Wv, bv, groups=2)
+    y.grad = gy
+    y.backward()
+    geo = ((1, 1), (0, 0), (1, 1), 2)
+    gx = _conv_batch_last.conv_transpose(gy, W, None, *geo, (7, 7))
+    gW = _conv_batch_last.conv_weight_grad(x, gy, (3, 3), *geo)
+    numpy.testing.assert_array_equal(xv.grad.view(numpy.uint32), gx.view(numpy.uint32))
+    numpy.testing.assert_array_equal(Wv.grad.view(numpy.uint32), gW.view(numpy.uint32))

@@ -14,12 +14,15 @@ buffers; only the results are fresh arrays.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
+from collections.abc import Iterator
 
 import numpy
 
 from chainer.functions.connection import _scratch
-from chainer.functions.connection._conv_nchw import group_matmul, grouped_weight
+from chainer.functions.connection._conv_nchw import bias_operand, group_matmul, grouped_weight
 from chainer.functions.connection._im2col_cpu import col2im, im2col
 
 
@@ -35,8 +38,7 @@ def _batch_first(y, b) -> numpy.ndarray:
     if b is None:
         numpy.copyto(out, view)
     else:
-        bias = b.astype(y.dtype, copy=False).reshape((1, -1) + (1,) * (y.ndim - 2))
-        numpy.add(view, bias, out=out)
+        numpy.add(view, bias_operand(b, out), out=out)
     return out
 
 
@@ -46,12 +48,44 @@ def _columns(x, ksize, stride, pad, dilate, outs, groups: int):
     return col.reshape(groups, x.shape[1] // groups * math.prod(ksize), _positions(x, outs))
 
 
+class _SharedCopy(threading.local):
+    """The array whose batch-last copy is being shared, and that copy once made."""
+
+    source = None
+    copy = None
+
+
+_shared = _SharedCopy()
+
+
+@contextlib.contextmanager
+def one_batch_last_copy(a) -> Iterator[None]:
+    """Within the block, :func:`_grouped_batch_last` copies the array ``a`` once and hands the
+    same copy to every kernel that asks for it (in its own scratch slot).
+
+    The input gradient and the weight gradient of a convolution both transpose its output
+    gradient; ``a`` must not be written to inside the block.
+    """
+    saved = _shared.source, _shared.copy
+    _shared.source, _shared.copy = a, None
+    try:
+        yield
+    finally:
+        _shared.source, _shared.copy = saved
+
+
 def _grouped_batch_last(a, groups: int):
-    """``(n, g * m, *dims) -> (g, m, prod(dims) * n)``, a copy in the ``"in"`` scratch slot."""
+    """``(n, g * m, *dims) -> (g, m, prod(dims) * n)``, a copy in the ``"in"`` scratch slot
+    (``"in-shared"`` for the array of :func:`one_batch_last_copy`)."""
+    shape = (groups, a.shape[1] // groups, _positions(a, a.shape[2:]))
+    if a is _shared.source and _shared.copy is not None:
+        return _shared.copy.reshape(shape)
     view = _batch_last(a)
-    copy = _scratch.empty("in", view.shape, a.dtype)
+    copy = _scratch.empty("in-shared" if a is _shared.source else "in", view.shape, a.dtype)
     numpy.copyto(copy, view)
-    return copy.reshape(groups, a.shape[1] // groups, _positions(a, a.shape[2:]))
+    if a is _shared.source:
+        _shared.copy = copy
+    return copy.reshape(shape)
 
 
 def _scratch_matmul(slot: str, a, b):

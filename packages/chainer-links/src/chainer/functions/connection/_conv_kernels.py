@@ -15,6 +15,7 @@ the step was slower with them (the allocator returns and re-faults the larger he
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import numpy
@@ -46,3 +47,9 @@ def conv_weight_grad(x, gy, ksize, stride, pad, dilate, groups: int):
     """The adjoint of :func:`conv` in ``W``: ``(c_out, c_in / groups, *ksize)``."""
     layout = _layout(x, x.shape[1], gy.shape[1], ksize, gy.shape[-1])
     return layout.conv_weight_grad(x, gy, ksize, stride, pad, dilate, groups)
+
+
+def sharing_output_gradient(gy) -> contextlib.AbstractContextManager[None]:
+    """A context in which the kernels transpose the output gradient ``gy`` (an array) once for
+    both backward kernels of a convolution (:func:`._conv_batch_last.one_batch_last_copy`)."""
+    return _conv_batch_last.one_batch_last_copy(gy)

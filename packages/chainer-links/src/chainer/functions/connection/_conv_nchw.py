@@ -64,9 +64,24 @@ def _col2im(col, stride, pad, dilate, dims):
     return img.copy() if numpy.may_share_memory(img, col) else numpy.ascontiguousarray(img)
 
 
+def bias_operand(b, y):
+    """``b`` ``(c,)`` shaped to be added to ``y`` ``(n, c, *dims)``.
+
+    For a NumPy batch of more than one sample, that is ``b`` repeated over ``dims`` (a
+    ``(c, *dims)`` scratch buffer): NumPy adds that contiguous operand about twice as fast as
+    ``b`` broadcast along each row (measured on LeNet's feature maps). Same sums, bitwise.
+    """
+    b = b.astype(y.dtype, copy=False)
+    if not isinstance(y, numpy.ndarray) or y.shape[0] < 2:
+        return b.reshape((1, -1) + (1,) * (y.ndim - 2))
+    plane = _scratch.empty("bias", y.shape[1:], y.dtype)
+    numpy.copyto(plane, b.reshape((-1,) + (1,) * (y.ndim - 2)))
+    return plane
+
+
 def _add_bias(y, b) -> None:
     if b is not None:
-        y += b.astype(y.dtype, copy=False).reshape((1, -1) + (1,) * (y.ndim - 2))
+        y += bias_operand(b, y)
 
 
 def conv(x, W, b, stride, pad, dilate, groups: int, outs):

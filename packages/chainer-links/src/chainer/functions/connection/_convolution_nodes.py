@@ -134,13 +134,14 @@ class ConvolutionND(FunctionNode):
         x, W = self.get_retained_inputs()
         gy = grad_outputs[0]
         ret = []
-        if 0 in indexes:
-            deconv = DeconvolutionND(
-                self.ndim, self.stride, self.pad, x.shape[2:], self.dilate, self.groups
-            )
-            ret.append(deconv.apply((gy, W))[0])
-        if 1 in indexes:
-            ret.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0])
+        with _conv_kernels.sharing_output_gradient(gy.array):
+            if 0 in indexes:
+                deconv = DeconvolutionND(
+                    self.ndim, self.stride, self.pad, x.shape[2:], self.dilate, self.groups
+                )
+                ret.append(deconv.apply((gy, W))[0])
+            if 1 in indexes:
+                ret.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0])
         if 2 in indexes:
             ret.append(_sum(gy, axis=(0, *range(2, gy.ndim))))
         return tuple(ret)
