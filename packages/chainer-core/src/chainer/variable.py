@@ -1028,6 +1028,35 @@ def _new_variable(array, requires_grad: bool) -> Variable:
     return var
 
 
+def _new_constant_node(array) -> VariableNode:
+    """The node of a plain array input of a function: a constant of the graph.
+
+    The same node as ``VariableNode(Variable(array, requires_grad=False))`` once that
+    temporary variable is gone, without creating it.
+    """
+    node = _object_new(VariableNode)
+    node._variable = _dead_ref
+    node.creator_node = None
+    node.rank = 0
+    node.data = None
+    node.name = None
+    node._requires_grad = False
+    if array is None:  # a missing input of a function (v7 allows them)
+        node.dtype = node.shape = None
+    else:
+        node.dtype = array.dtype
+        node.shape = array.shape
+    return node
+
+
 _object_new = object.__new__
+
+
+class _Gone:
+    """An object referenced only weakly: :data:`_dead_ref` outlives it."""
+
+
+#: A weak reference whose object no longer exists (constant nodes have no variable).
+_dead_ref = weakref.ref(_Gone())
 
 # Operators (+, -, *, /, **, @, [], comparisons, abs) are installed by chainer._ops.

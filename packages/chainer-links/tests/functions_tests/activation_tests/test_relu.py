@@ -56,3 +56,32 @@ def test_relu_skips_the_check_when_type_check_is_off():
     with chainer.using_config("type_check", False):
         y = F.relu(numpy.array([1, -1], numpy.int32))
     numpy.testing.assert_array_equal(y.array, [1, 0])
+
+
+def _special_values(dtype):
+    x = numpy.array([-0.0, 0.0, -1.5, 2.5, numpy.inf, -numpy.inf, numpy.nan], dtype)
+    return numpy.concatenate([x, numpy.random.RandomState(0).randn(57).astype(dtype)])
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("shape", [(64,), (8, 8), (2, 4, 8)])
+def test_relu_forward_is_bitwise_numpy_maximum_with_int_zero(dtype, shape):
+    # The forward keeps a 0-d zero per dtype; it must give the bits of maximum(x, 0).
+    x = _special_values(dtype).reshape(shape)
+    y = F.relu(x).array
+    expected = numpy.maximum(x, 0, dtype=x.dtype)
+    assert type(y) is numpy.ndarray
+    assert y.dtype == expected.dtype and y.shape == expected.shape
+    assert y.tobytes() == expected.tobytes()
+
+
+def test_relu_of_a_0d_array_is_an_array():
+    y = F.relu(numpy.array(-2.0, numpy.float32)).array
+    assert type(y) is numpy.ndarray and y.shape == () and y == 0
+
+
+def test_relu_zeros_cannot_be_written():
+    from chainer.functions.activation.relu import _ZEROS
+
+    for zero in _ZEROS.values():
+        assert zero.shape == () and zero == 0 and not zero.flags.writeable

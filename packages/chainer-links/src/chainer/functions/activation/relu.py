@@ -15,6 +15,19 @@ from chainer.variable import Variable, _new_variable
 _get_array_module = backend.get_array_module
 
 
+def _read_only_zero(dtype) -> numpy.ndarray:
+    zero = numpy.zeros((), dtype)
+    zero.flags.writeable = False
+    return zero
+
+
+# A 0-d zero per native float dtype: ``numpy.maximum(x, zero)`` runs the same ufunc loop as
+# ``numpy.maximum(x, 0, dtype=x.dtype)`` without converting the Python 0 at every call.
+_ZEROS = {
+    numpy.dtype(t): _read_only_zero(t) for t in (numpy.float16, numpy.float32, numpy.float64)
+}
+
+
 class ReLU(FunctionNode):
     """``max(x, 0)``; it keeps its output, whose sign is all that backward needs."""
 
@@ -23,7 +36,11 @@ class ReLU(FunctionNode):
 
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]
-        self.retain_outputs((0,))
+        self._output_indexes_to_retain = (0,)  # retain_outputs, without the call
+        if type(x) is numpy.ndarray and x.ndim:  # (a 0-d x would give a NumPy scalar)
+            zero = _ZEROS.get(x.dtype)
+            if zero is not None:
+                return (numpy.maximum(x, zero),)
         return (force_array(_get_array_module(x).maximum(x, 0, dtype=x.dtype)),)
 
     def forward_chainerx(self, inputs: tuple) -> tuple:
