@@ -222,7 +222,8 @@ class SoftmaxCrossEntropy(FunctionNode):
         n_rows, n_class = x.shape
         labels = t.ravel()
         self._labels = labels
-        log_p = shifted.ravel()[labels + _row_offsets(n_rows, n_class)]
+        flat_index = labels if n_rows == 1 else labels + _row_offsets(n_rows, n_class)
+        log_p = shifted.ravel()[flat_index]
         log_p -= log_total.ravel()
         self._count = n_rows
         self._coeff = coeff = 1.0 / max(n_rows, 1)
