@@ -65,7 +65,11 @@ class LinearFunction(FunctionNode):
         if y.dtype != x.dtype:
             y = y.astype(x.dtype)
         if len(inputs) == 3:
-            y += inputs[2]
+            if len(y) == 1:  # one row: the same sums without broadcasting (cheaper in NumPy)
+                row = y[0]
+                row += inputs[2]
+            else:
+                y += inputs[2]
         return (y,)
 
     def forward_chainerx(self, inputs: tuple):
