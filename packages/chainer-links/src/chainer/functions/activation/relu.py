@@ -28,6 +28,30 @@ _ZEROS = {
 }
 
 
+# From this many elements a zeros array of x's shape beats the 0-d zero: NumPy runs its
+# contiguous loop instead of the much slower one for an operand broadcast along the innermost
+# axis (737,280 float32: 75 us against 220). Same bits either way.
+_ZEROS_ARRAY_MIN_SIZE = 2048
+_ZEROS_ARRAY_MAX_BYTES = 16 << 20
+_zeros_buffers: dict = {}
+
+
+def _zeros_shaped_like(x) -> numpy.ndarray | None:
+    """Read-only zeros of ``x``'s shape and dtype: a view of one buffer kept per dtype.
+
+    None when ``x`` is larger than the buffer may grow (16 MiB).
+    """
+    size = x.size
+    if size * x.itemsize > _ZEROS_ARRAY_MAX_BYTES:
+        return None
+    buffer = _zeros_buffers.get(x.dtype)
+    if buffer is None or buffer.size < size:
+        buffer = numpy.zeros(size, x.dtype)
+        buffer.flags.writeable = False
+        _zeros_buffers[x.dtype] = buffer
+    return buffer[:size].reshape(x.shape)
+
+
 class ReLU(FunctionNode):
     """``max(x, 0)``; it keeps its output, whose sign is all that backward needs."""
 
@@ -40,6 +64,10 @@ class ReLU(FunctionNode):
         if type(x) is numpy.ndarray and x.ndim:  # (a 0-d x would give a NumPy scalar)
             zero = _ZEROS.get(x.dtype)
             if zero is not None:
+                if x.size >= _ZEROS_ARRAY_MIN_SIZE and x.flags.c_contiguous:
+                    zeros = _zeros_shaped_like(x)
+                    if zeros is not None:
+                        zero = zeros
                 return (numpy.maximum(x, zero),)
         return (force_array(_get_array_module(x).maximum(x, 0, dtype=x.dtype)),)
 
