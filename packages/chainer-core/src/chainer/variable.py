@@ -1031,32 +1031,15 @@ def _new_variable(array, requires_grad: bool) -> Variable:
 def _new_constant_node(array) -> VariableNode:
     """The node of a plain array input of a function: a constant of the graph.
 
-    The same node as ``VariableNode(Variable(array, requires_grad=False))`` once that
-    temporary variable is gone, without creating it.
+    The node of a temporary variable that is gone (no creator, rank 0, no gradient), as
+    ``VariableNode(Variable(array, requires_grad=False))``, without the constructors' checks.
     """
-    node = _object_new(VariableNode)
-    node._variable = _dead_ref
-    node.creator_node = None
-    node.rank = 0
-    node.data = None
-    node.name = None
+    _, node = _new_output(array, None, 0)  # the variable dies on return, its reference dead
     node._requires_grad = False
-    if array is None:  # a missing input of a function (v7 allows them)
-        node.dtype = node.shape = None
-    else:
-        node.dtype = array.dtype
-        node.shape = array.shape
     return node
 
 
 _object_new = object.__new__
 
-
-class _Gone:
-    """An object referenced only weakly: :data:`_dead_ref` outlives it."""
-
-
-#: A weak reference whose object no longer exists (constant nodes have no variable).
-_dead_ref = weakref.ref(_Gone())
 
 # Operators (+, -, *, /, **, @, [], comparisons, abs) are installed by chainer._ops.
