@@ -573,3 +573,34 @@ def test_forward_chainerx_is_differentiated_by_chainerx_even_with_a_backward():
     x, gy, ggx = (chainerx.array(rng.uniform(-1, 1, (3,))) for _ in range(3))
     gradient_check.check_backward(lambda x: Cube().apply((x,)), (x,), (gy,))
     gradient_check.check_double_backward(lambda x: Cube().apply((x,)), (x,), (gy,), (ggx,))
+
+
+def test_plain_array_inputs_get_constant_nodes():
+    x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    w = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    (y,) = _Affine().apply((x, w, None))
+    node_x, node_w, node_none = y.creator_node.inputs
+    assert node_w is w.node
+    assert node_x.get_variable_or_none() is None  # no variable behind a constant
+    assert (node_x.creator_node, node_x.rank, node_x.requires_grad) == (None, 0, False)
+    assert (node_x.dtype, node_x.shape, node_x.name) == (x.dtype, x.shape, None)
+    assert node_x.data is x  # retained by the function
+    retained = node_x.get_variable()  # rebuilt from the retained array
+    assert retained.array is x and not retained.requires_grad
+    assert (node_none.dtype, node_none.shape, node_none.data) == (None, None, None)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    numpy.testing.assert_array_equal(w.grad, x)
+
+
+class _Affine(chainer.FunctionNode):
+    """``x * w`` with an unused third input; keeps ``x`` for backward."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, w, _ = inputs
+        return (x * w,)
+
+    def backward(self, indexes, grad_outputs):
+        (x,) = self.get_retained_inputs()
+        return tuple(x * grad_outputs[0] if i == 1 else None for i in indexes)

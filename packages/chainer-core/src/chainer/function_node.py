@@ -20,7 +20,13 @@ from chainer._function_hooks_registry import state as _hook_state
 from chainer._variable_checks import is_chainerx_array
 from chainer.configuration import config
 from chainer.utils import type_check
-from chainer.variable import Variable, VariableNode, _new_output, _new_variable
+from chainer.variable import (
+    Variable,
+    VariableNode,
+    _new_constant_node,
+    _new_output,
+    _new_variable,
+)
 
 _ndarray = numpy.ndarray
 _weakref = weakref.ref
@@ -278,7 +284,7 @@ class FunctionNode:
                 elif node.rank > rank:
                     rank = node.rank
             else:  # a plain array input: a constant of the graph
-                node = VariableNode(_new_variable(x, False))
+                node = _new_constant_node(x)
             nodes.append(node)
         self.rank = rank
         self.inputs = node_tuple = tuple(nodes)

@@ -1028,6 +1028,18 @@ def _new_variable(array, requires_grad: bool) -> Variable:
     return var
 
 
+def _new_constant_node(array) -> VariableNode:
+    """The node of a plain array input of a function: a constant of the graph.
+
+    The node of a temporary variable that is gone (no creator, rank 0, no gradient), as
+    ``VariableNode(Variable(array, requires_grad=False))``, without the constructors' checks.
+    """
+    _, node = _new_output(array, None, 0)  # the variable dies on return, its reference dead
+    node._requires_grad = False
+    return node
+
+
 _object_new = object.__new__
+
 
 # Operators (+, -, *, /, **, @, [], comparisons, abs) are installed by chainer._ops.

@@ -56,3 +56,56 @@ def test_relu_skips_the_check_when_type_check_is_off():
     with chainer.using_config("type_check", False):
         y = F.relu(numpy.array([1, -1], numpy.int32))
     numpy.testing.assert_array_equal(y.array, [1, 0])
+
+
+def _special_values(dtype, shape):
+    size = int(numpy.prod(shape))
+    x = numpy.random.RandomState(0).randn(size).astype(dtype)
+    specials = numpy.array([-0.0, 0.0, -1.5, 2.5, numpy.inf, -numpy.inf, numpy.nan], dtype)
+    for start in (0, size // 2, size - len(specials)):  # in the SIMD body and at the tails
+        x[start : start + len(specials)] = specials
+    x[size // 3] = -numpy.nan
+    return x.reshape(shape)
+
+
+# (64,) and (8, 8) take the 0-d zero, (64, 64) and (3, 1000) the zeros array of x's shape.
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("shape", [(64,), (8, 8), (2, 4, 8), (64, 64), (3, 1000)])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_relu_forward_is_bitwise_numpy_maximum_with_int_zero(dtype, shape, transposed):
+    x = _special_values(dtype, shape)
+    if transposed:  # not C-contiguous: the 0-d zero, the layout of x kept
+        x = x.T
+    y = F.relu(x).array
+    expected = numpy.maximum(x, 0, dtype=x.dtype)
+    assert type(y) is numpy.ndarray
+    assert y.dtype == expected.dtype and y.shape == expected.shape
+    assert y.strides == expected.strides
+    assert y.tobytes() == expected.tobytes()
+
+
+def test_relu_zeros_array_is_one_read_only_buffer_per_dtype():
+    from chainer.functions.activation import relu as relu_module
+
+    small = relu_module._zeros_shaped_like(numpy.ones((50, 50), numpy.float32))
+    large = relu_module._zeros_shaped_like(numpy.ones((100, 100), numpy.float32))
+    again = relu_module._zeros_shaped_like(numpy.ones((60, 60), numpy.float32))
+    assert small.shape == (50, 50) and large.shape == (100, 100) and again.shape == (60, 60)
+    assert numpy.shares_memory(again, large)  # the grown buffer serves smaller inputs
+    assert not again.flags.writeable and not numpy.any(again)
+    too_large = numpy.empty(relu_module._ZEROS_ARRAY_MAX_BYTES // 4 + 1, numpy.float32)
+    assert relu_module._zeros_shaped_like(too_large) is None
+    y = F.relu(numpy.full(too_large.shape, -1.0, numpy.float32)).array  # the 0-d zero then
+    assert y.shape == too_large.shape and not numpy.any(y)
+
+
+def test_relu_of_a_0d_array_is_an_array():
+    y = F.relu(numpy.array(-2.0, numpy.float32)).array
+    assert type(y) is numpy.ndarray and y.shape == () and y == 0
+
+
+def test_relu_zeros_cannot_be_written():
+    from chainer.functions.activation.relu import _ZEROS
+
+    for zero in _ZEROS.values():
+        assert zero.shape == () and zero == 0 and not zero.flags.writeable

@@ -114,3 +114,17 @@ def test_chainerx_mixed_dtypes_fall_back_to_keep_the_input_dtype():
     assert LinearFunction().forward_chainerx((x, W)) is chainer.Fallback
     y = F.linear(x, W)
     assert y.dtype == numpy.float16
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("n", [1, 2, 8])
+def test_forward_is_bitwise_one_product_plus_the_broadcast_bias(dtype, n):
+    # One row takes the bias without broadcasting: the same sums, so the same bits.
+    rng = numpy.random.RandomState(n)
+    x = rng.randn(n, 7).astype(dtype)
+    W = rng.randn(5, 7).astype(dtype)
+    b = (rng.randn(5) * 100).astype(dtype)
+    expected = x.dot(W.T).astype(dtype) + b
+    y = F.linear(x, W, b).array
+    assert y.dtype == expected.dtype and y.shape == expected.shape
+    assert y.tobytes() == expected.tobytes()

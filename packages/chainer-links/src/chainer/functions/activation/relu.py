@@ -15,6 +15,43 @@ from chainer.variable import Variable, _new_variable
 _get_array_module = backend.get_array_module
 
 
+def _read_only_zero(dtype) -> numpy.ndarray:
+    zero = numpy.zeros((), dtype)
+    zero.flags.writeable = False
+    return zero
+
+
+# A 0-d zero per native float dtype: ``numpy.maximum(x, zero)`` runs the same ufunc loop as
+# ``numpy.maximum(x, 0, dtype=x.dtype)`` without converting the Python 0 at every call.
+_ZEROS = {
+    numpy.dtype(t): _read_only_zero(t) for t in (numpy.float16, numpy.float32, numpy.float64)
+}
+
+
+# From this many elements a zeros array of x's shape beats the 0-d zero: NumPy runs its
+# contiguous loop instead of the much slower one for an operand broadcast along the innermost
+# axis (737,280 float32: 75 us against 220). Same bits either way.
+_ZEROS_ARRAY_MIN_SIZE = 2048
+_ZEROS_ARRAY_MAX_BYTES = 16 << 20
+_zeros_buffers: dict = {}
+
+
+def _zeros_shaped_like(x) -> numpy.ndarray | None:
+    """Read-only zeros of ``x``'s shape and dtype: a view of one buffer kept per dtype.
+
+    None when ``x`` is larger than the buffer may grow (16 MiB).
+    """
+    size = x.size
+    if size * x.itemsize > _ZEROS_ARRAY_MAX_BYTES:
+        return None
+    buffer = _zeros_buffers.get(x.dtype)
+    if buffer is None or buffer.size < size:
+        buffer = numpy.zeros(size, x.dtype)
+        buffer.flags.writeable = False
+        _zeros_buffers[x.dtype] = buffer
+    return buffer[:size].reshape(x.shape)
+
+
 class ReLU(FunctionNode):
     """``max(x, 0)``; it keeps its output, whose sign is all that backward needs."""
 
@@ -23,7 +60,15 @@ class ReLU(FunctionNode):
 
     def forward(self, inputs: tuple) -> tuple:
         x = inputs[0]
-        self.retain_outputs((0,))
+        self._output_indexes_to_retain = (0,)  # retain_outputs, without the call
+        if type(x) is numpy.ndarray and x.ndim:  # (a 0-d x would give a NumPy scalar)
+            zero = _ZEROS.get(x.dtype)
+            if zero is not None:
+                if x.size >= _ZEROS_ARRAY_MIN_SIZE and x.flags.c_contiguous:
+                    zeros = _zeros_shaped_like(x)
+                    if zeros is not None:
+                        zero = zeros
+                return (numpy.maximum(x, zero),)
         return (force_array(_get_array_module(x).maximum(x, 0, dtype=x.dtype)),)
 
     def forward_chainerx(self, inputs: tuple) -> tuple:

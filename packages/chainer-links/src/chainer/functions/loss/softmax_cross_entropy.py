@@ -23,6 +23,8 @@ from chainer.variable import Variable, _new_variable
 
 _get_array_module = backend.get_array_module
 _float16 = numpy.dtype(numpy.float16)
+_float32 = numpy.dtype(numpy.float32)
+_float64 = numpy.dtype(numpy.float64)
 _SOFT_TARGET_LOSSES = ("cross-entropy", "kl-divergence")
 # Offset inside log(t) of the KL divergence, so that zero target probabilities stay finite.
 _KL_EPS = 1e-7
@@ -68,6 +70,24 @@ def _rows_chainerx(a):
     return a if a.ndim == 2 else chainerx.moveaxis(a, 1, -1).reshape(-1, a.shape[1])
 
 
+_maximum_reduce = numpy.maximum.reduce
+_add_reduce = numpy.add.reduce
+_offsets_cache: dict[tuple[int, int], numpy.ndarray] = {}
+
+
+def _row_offsets(n_rows: int, n_class: int) -> numpy.ndarray:
+    """``arange(n_rows) * n_class``: the flat index of each row's first entry (cached)."""
+    key = (n_rows, n_class)
+    offsets = _offsets_cache.get(key)
+    if offsets is None:
+        if len(_offsets_cache) >= 64:  # a few shapes recur in training: keep the cache small
+            _offsets_cache.clear()
+        offsets = numpy.arange(n_rows, dtype=numpy.intp) * n_class
+        offsets.flags.writeable = False
+        _offsets_cache[key] = offsets
+    return offsets
+
+
 def _softmax_parts(xp, scores):
     """``(x - max, exp(x - max), sum(exp(x - max)))`` per row: softmax and log-softmax."""
     if scores.dtype == _float16:  # float16 sums and logs lose too much
@@ -95,13 +115,15 @@ class SoftmaxCrossEntropy(FunctionNode):
         reduce: str = "mean",
         soft_target_loss: str = "cross-entropy",
     ) -> None:
-        _checks.check_reduce(reduce, ("mean", "no"))
+        if reduce != "mean":  # (the default needs no check)
+            _checks.check_reduce(reduce, ("mean", "no"))
         if soft_target_loss not in _SOFT_TARGET_LOSSES:
             raise ValueError(
                 "soft_target_loss must be 'cross-entropy' or 'kl-divergence', "
                 f"got {soft_target_loss!r}"
             )
-        _check_class_weight(class_weight)
+        if class_weight is not None:
+            _check_class_weight(class_weight)
         self.normalize = normalize
         self.cache_score = cache_score
         self.class_weight = class_weight
@@ -119,6 +141,17 @@ class SoftmaxCrossEntropy(FunctionNode):
 
     def _check_arrays(self, in_data: tuple) -> None:
         # Direct checks: this is the hot loss of every classifier, so no expression trees.
+        if len(in_data) == 2:  # the common case, all rules below at once
+            x, t = in_data
+            if (
+                x.ndim == 2
+                and t.ndim == 1
+                and x.dtype.kind == "f"
+                and t.dtype.kind == "i"
+                and x.shape[1] != 0
+                and x.shape[0] == t.shape[0]
+            ):
+                return
         if len(in_data) != 2:
             raise InvalidType("in_types.size() == 2", f"in_types.size() == {len(in_data)}")
         x, t = in_data
@@ -142,8 +175,25 @@ class SoftmaxCrossEntropy(FunctionNode):
 
     def forward(self, inputs: tuple) -> tuple:
         x, t = inputs
+        self._input_indexes_to_retain = (0,)  # retain_inputs, without the call
+        if (
+            type(x) is numpy.ndarray
+            and x.ndim == 2
+            and type(t) is numpy.ndarray
+            and t.dtype.kind == "i"
+            and t.ndim == 1
+            and len(t) == len(x)
+            and (x.dtype == _float32 or x.dtype == _float64)
+            and self.reduce == "mean"
+            and self.class_weight is None
+            and not _checks.check_labels(t, x.shape[1], self.ignore_label)
+        ):
+            return self._mean_of_labels(x, t)
+        return self._forward_any(x, t)
+
+    def _forward_any(self, x, t) -> tuple:
+        """:meth:`forward` of any input (``retain_inputs`` ran already)."""
         xp = _get_array_module(x)
-        self.retain_inputs((0,))
         shifted, exp_shifted, total = _softmax_parts(xp, _rows(x))
         log_total = xp.log(total)
         if self.cache_score:
@@ -163,6 +213,32 @@ class SoftmaxCrossEntropy(FunctionNode):
             self._coeff = 1.0 / max(count, 1)
             return (xp.asarray(loss.sum() * -self._coeff, dtype=x.dtype),)
         return ((-loss).reshape(loss_shape).astype(x.dtype, copy=False),)
+
+    def _mean_of_labels(self, x, t) -> tuple:
+        """:meth:`forward` of the common case in fewer NumPy calls, bitwise the same.
+
+        NumPy arrays, ``x`` of shape ``(N, C)`` in float32/float64, labels ``t`` of shape
+        ``(N,)`` all in ``[0, C)`` (none ignored), no class weight, the mean.
+        """
+        # The same ufuncs as _softmax_parts and _hard_target_loss, called directly; the
+        # labels' entries picked from the flat array (a gather: the same values).
+        shifted = x - _maximum_reduce(x, axis=1, keepdims=True)
+        exp_shifted = numpy.exp(shifted)
+        total = _add_reduce(exp_shifted, axis=1, keepdims=True)
+        log_total = numpy.log(total)
+        if self.cache_score:
+            exp_shifted /= total
+            self._y = exp_shifted
+            self._x_shape = x.shape
+        n_rows, n_class = x.shape
+        labels = t.ravel()
+        self._labels = labels
+        flat_index = labels if n_rows == 1 else labels + _row_offsets(n_rows, n_class)
+        log_p = shifted.ravel()[flat_index]
+        log_p -= log_total.ravel()
+        self._count = n_rows
+        self._coeff = coeff = 1.0 / max(n_rows, 1)
+        return (numpy.asarray(_add_reduce(log_p) * -coeff, dtype=x.dtype),)
 
     def forward_chainerx(self, inputs: tuple):
         x, t = inputs
@@ -369,8 +445,6 @@ class _SoftmaxCrossEntropyGrad(FunctionNode):
 
 
 def _check_class_weight(class_weight) -> None:
-    if class_weight is None:
-        return
     if isinstance(class_weight, Variable):  # a ValueError, as in Chainer
         raise ValueError(
             "class_weight must be a numpy.ndarray or cupy.ndarray, not a chainer.Variable"

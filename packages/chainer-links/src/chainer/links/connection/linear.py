@@ -6,7 +6,7 @@ import typing as tp
 from collections.abc import Iterator
 
 from chainer import link, utils, variable
-from chainer.functions.connection.linear import linear
+from chainer.functions.connection.linear import LinearFunction, linear
 from chainer.links._weights import add_weight_and_bias
 
 
@@ -90,6 +90,10 @@ class Linear(link.Link):
 
     def forward(self, x: tp.Any, n_batch_axes: int = 1) -> variable.Variable:
         """Apply the layer to ``x`` of shape ``(batch..., features...)``."""
-        if self.W.array is None:
+        W = self.W
+        if W.array is None:
             self._initialize_params(utils.size_of_shape(x.shape[n_batch_axes:]))
-        return linear(x, self.W, self.b, n_batch_axes=n_batch_axes)
+        if n_batch_axes == 1 and x.ndim == 2:  # what linear() does then, without its checks
+            b = self.b
+            return LinearFunction().apply((x, W) if b is None else (x, W, b))[0]
+        return linear(x, W, self.b, n_batch_axes=n_batch_axes)
