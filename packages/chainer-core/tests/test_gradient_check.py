@@ -215,3 +215,13 @@ def test_a_nan_gradient_where_the_numbers_are_finite_still_fails():
         gradient_check.check_backward(
             lambda a: _Sqrt(nan_gradient=True).apply((a,)), x, _f32(1, 1)
         )
+
+
+def test_numerical_grad_takes_scalar_grad_outputs_beside_arrays_of_any_backend():
+    from chainer.testing._marks import chainerx_available
+
+    if not chainerx_available():
+        pytest.skip("needs the chainerx package with its ndarray")
+    x = chainer.get_device("native:0").send(numpy.array([1.0, 2.0]))
+    (gx,) = gradient_check.numerical_grad(lambda: (x * 3, x * 5), (x,), (1, 0))  # v7's form
+    numpy.testing.assert_allclose(chainer.backend.CpuDevice().send(gx), [3.0, 3.0])
