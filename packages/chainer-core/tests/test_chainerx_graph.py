@@ -374,6 +374,11 @@ class TestErrors:
         with pytest.raises(TypeError, match="incompatible array types are mixed"):
             FallbackMulAdd().apply((chx(rand(2)), numpy.ones(2), chx(rand(2))))
 
+    def test_mixed_kinds_are_reported_before_a_failed_type_check(self):
+        x = Variable(numpy.ones(2, numpy.float32))
+        with pytest.raises(TypeError, match="incompatible array types are mixed"):
+            x + chx(numpy.ones(3, numpy.float32))  # shapes that do not broadcast, too
+
     def test_two_devices_in_one_op(self):
         a = chainerx.ones((2,), device="native:0")
         b = chainerx.ones((2,), device="native:1")

@@ -225,3 +225,12 @@ def test_numerical_grad_takes_scalar_grad_outputs_beside_arrays_of_any_backend()
     x = chainer.get_device("native:0").send(numpy.array([1.0, 2.0]))
     (gx,) = gradient_check.numerical_grad(lambda: (x * 3, x * 5), (x,), (1, 0))  # v7's form
     numpy.testing.assert_allclose(chainer.backend.CpuDevice().send(gx), [3.0, 3.0])
+
+
+@pytest.mark.parametrize("detect", [False, True])
+def test_numerical_grad_of_a_function_returning_its_input_itself(detect):
+    x = _f32(1, 2, 3)  # the output is x's own memory, perturbed and restored in place
+    (gx,) = gradient_check.numerical_grad(
+        lambda: (x,), (x,), (numpy.ones(3, numpy.float32),), detect_nondifferentiable=detect
+    )
+    numpy.testing.assert_allclose(gx, numpy.ones(3), rtol=1e-3)

@@ -205,6 +205,7 @@ class FunctionNode:
                 else:
                     self._check_type_forward_fast(in_data)
             except type_check.InvalidType as e:
+                _refuse_mixed_array_kinds(self, in_data)  # v7 reports that first
                 raise type_check.InvalidType(
                     e.expect, e.actual, msg=_type_error_message(self, e, in_data)
                 ) from None
@@ -501,6 +502,18 @@ def _refuse_forward_result(func: FunctionNode, outputs) -> None:
     raise TypeError(
         f"{func.label}.forward must return a tuple of arrays, got {type(outputs).__name__}"
     )
+
+
+def _refuse_mixed_array_kinds(func: FunctionNode, in_data: tuple) -> None:
+    """Raise v7's ``TypeError`` when the inputs mix arrays of several backends (NumPy, CuPy,
+    ChainerX); called where a type check failed, so that error is reported first, as in v7."""
+    modules = {type(x).__module__.split(".")[0] for x in in_data if x is not None}
+    if len(modules) > 1:
+        kinds = ", ".join(f"{type(x).__module__}.{type(x).__name__}" for x in in_data)
+        raise TypeError(
+            f"incompatible array types are mixed in the forward input ({func.label}): {kinds}; "
+            "send every input to one device first"
+        )
 
 
 def _type_error_message(func: FunctionNode, error, in_data: tuple) -> str:

@@ -40,6 +40,10 @@ def _to_float64(array):
     return array.astype(numpy.float64) if hasattr(array, "astype") else numpy.float64(array)
 
 
+def _copied(outputs: tuple) -> tuple:
+    return tuple([y.copy() if hasattr(y, "copy") else y for y in outputs])
+
+
 def _weighted_sum(outputs, grad_outputs) -> float:
     total = 0.0
     for y, gy in zip(outputs, grad_outputs):
@@ -93,6 +97,11 @@ def numerical_grad(
             f"numerical_grad: inputs and grad_outputs must be arrays of one backend, got {names}"
         )
     steps = _DETECTION_STEPS if detect_nondifferentiable else (-1.0, 1.0)
+    # Outputs may share memory with the inputs (f returning x itself): each sample is summed,
+    # and copied where detection needs it, before the next perturbation changes it.
+    center = None
+    if center_outputs is not None:
+        center = _copied(_as_tuple(center_outputs))
     grads = []
     for x in inputs:
         if x is None:
@@ -103,18 +112,20 @@ def numerical_grad(
         for index in numpy.ndindex(*x.shape):
             original = x[index].copy() if host is None else host[index]
             samples = []
+            sums = []
             for step in steps:
-                if step == 0 and center_outputs is not None:
-                    samples.append(_as_tuple(center_outputs))
-                    continue
-                x[index] = original + step * eps
-                samples.append(_as_tuple(f()))
+                if step == 0 and center is not None:
+                    outputs = center
+                else:
+                    x[index] = original + step * eps
+                    outputs = _as_tuple(f())
+                sums.append(_weighted_sum(outputs, grad_outputs))
+                if detect_nondifferentiable:
+                    samples.append(_copied(outputs))
             x[index] = original
             if detect_nondifferentiable:
                 _check_differentiable(samples, diff_atol, diff_rtol, f"input index {index}")
-            plus = _weighted_sum(samples[-1], grad_outputs)
-            minus = _weighted_sum(samples[0], grad_outputs)
-            gx[index] = (plus - minus) / (2 * eps)
+            gx[index] = (sums[-1] - sums[0]) / (2 * eps)
         grads.append(_xp([x]).asarray(gx.astype(x.dtype)) if host is None else gx.astype(x.dtype))
     return tuple(grads)
 
