@@ -113,6 +113,25 @@ def test_a_changed_layout_gets_its_own_plan():
         _assert_close_to_mean(*_average(comm, shapes))
 
 
+@pytest.mark.parametrize(
+    ("dtypes", "configured", "expected"),
+    [
+        (("<f2",), None, numpy.float32),  # at least float32 on the wire
+        (("<f2", "<f8"), None, numpy.float64),
+        (("<f4", "<f8"), numpy.float16, numpy.float16),  # allreduce_grad_dtype wins
+    ],
+)
+def test_a_plan_travels_in_the_configured_dtype_else_the_layouts(dtypes, configured, expected):
+    layout = tuple((f"p{i}", (3,), d) for i, d in enumerate(dtypes))
+    plans: dict = {}
+    plan = _mean_plan.cached(plans, layout, configured, 2)
+    assert plan.dtype == expected
+    assert _mean_plan.cached(plans, layout, configured, 2) is plan
+    # Another configuration of the same layout is another plan.
+    other = numpy.float64 if configured is None else None
+    assert _mean_plan.cached(plans, layout, other, 2) is not plan
+
+
 def test_plan_splits_by_size_only():
     shapes = [(3,), (STEP,), (200000,), (200000,), (2, STEP), (100000,)]
     plan = _mean_plan.MeanPlan(shapes, numpy.dtype(numpy.float32), 2)

@@ -102,15 +102,19 @@ def _divide_and_unpack(piece, scale, flat: numpy.ndarray, grad) -> None:
     _model_params.unpack(flat, [grad])
 
 
-def cached(plans: dict, layout: tuple, dtype: numpy.dtype, size: int) -> MeanPlan:
-    """The plan of ``layout`` (``(name, shape, dtype)`` entries) in ``dtype`` from ``plans``,
-    made and kept there (with the few plans seen last) when missing."""
-    plan = plans.get((layout, dtype))
+def cached(plans: dict, layout: tuple, configured, size: int) -> MeanPlan:
+    """The plan of ``layout`` (``(name, shape, dtype)`` entries) over ``size`` ranks from
+    ``plans``, made and kept there (with the few plans seen last) when missing; it travels
+    in the ``configured`` dtype (``allreduce_grad_dtype``), else in the layout's own (at
+    least float32), found once per plan rather than at every step."""
+    plan = plans.get((layout, configured))
     if plan is None:
         if len(plans) >= 4:
             plans.clear()
         shapes = [shape for _, shape, _ in layout]
-        plan = plans[layout, dtype] = MeanPlan(shapes, dtype, size)
+        dtypes = [numpy.dtype(dtype) for _, _, dtype in layout]
+        dtype = _model_params.reduce_dtype(dtypes, configured)
+        plan = plans[layout, configured] = MeanPlan(shapes, dtype, size)
     return plan
 
 

@@ -101,11 +101,12 @@ def _describe(layouts: list) -> str:
     return "layouts differ"
 
 
-def reduce_dtype(grads: list, configured) -> numpy.dtype:
-    """The dtype gradients travel in: the configured one, else at least float32."""
+def reduce_dtype(dtypes: list, configured) -> numpy.dtype:
+    """The dtype gradients of ``dtypes`` travel in: the configured one, else at least
+    float32."""
     if configured is not None:
         return numpy.dtype(configured)
-    return numpy.result_type(numpy.float32, *{g.dtype for g in grads})
+    return numpy.result_type(numpy.float32, *set(dtypes))
 
 
 def pack(arrays: list, dtype: numpy.dtype, rank: int, out=None) -> numpy.ndarray:

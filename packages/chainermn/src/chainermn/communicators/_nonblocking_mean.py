@@ -39,9 +39,8 @@ class NonblockingMean:
         )
         requests, messages, scale = [], [], None
         if pairs:
-            dtype = _model_params.reduce_dtype(grads, comm.allreduce_grad_dtype)
-            plan = _mean_plan.cached(self.plans, layout, dtype, comm.size)
-            op, datatype = _mem.sum_op_and_type(dtype)
+            plan = _mean_plan.cached(self.plans, layout, comm.allreduce_grad_dtype, comm.size)
+            op, datatype = _mem.sum_op_and_type(plan.dtype)
             scale = plan.scale
             for buffer, finish in plan.messages(grads, comm.rank):
                 requests.append(self.mpi_comm.Iallreduce(MPI.IN_PLACE, [buffer, datatype], op))

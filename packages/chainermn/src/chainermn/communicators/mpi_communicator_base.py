@@ -329,15 +329,14 @@ class MpiCommunicatorBase(CommunicatorBase):
             self.mpi_comm, names, grads, "multi_node_mean_grad"
         )
         if pairs:
-            dtype = _model_params.reduce_dtype(grads, self.allreduce_grad_dtype)
-            self._mean_grads(grads, dtype, layout)
+            self._mean_grads(grads, layout)
         _model_params.check_finite(pairs, "multi_node_mean_grad")
 
-    def _mean_grads(self, grads: list, dtype: numpy.dtype, layout: tuple) -> None:
+    def _mean_grads(self, grads: list, layout: tuple) -> None:
         """Sum ``grads`` (of the agreed ``layout``) over the ranks and divide them, by the
         plan of the layout (see :mod:`._mean_plan`; kept for the few layouts seen last)."""
         plans = self.__dict__.setdefault("_mean_plans", {})
-        plan = _mean_plan.cached(plans, layout, dtype, self.size)
+        plan = _mean_plan.cached(plans, layout, self.allreduce_grad_dtype, self.size)
         plan.run(grads, self._allreduce_sum, self.rank)
 
     def _make_nonblocking_mean(self) -> _nonblocking_mean.NonblockingMean:

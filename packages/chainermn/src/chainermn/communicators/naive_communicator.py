@@ -9,8 +9,9 @@ from chainermn.communicators.mpi_communicator_base import MpiCommunicatorBase
 class NaiveCommunicator(MpiCommunicatorBase):
     """Averages gradients with one ``Allreduce`` per parameter, on any device's arrays."""
 
-    def _mean_grads(self, grads: list, dtype, layout: tuple) -> None:
+    def _mean_grads(self, grads: list, layout: tuple) -> None:
         del layout  # one message per gradient, whatever the layout
+        dtype = _model_params.reduce_dtype([g.dtype for g in grads], self.allreduce_grad_dtype)
         for grad in grads:
             if _mean_plan.reducible_in_place(grad, dtype):
                 self._mean_buffer(grad.reshape(-1))
