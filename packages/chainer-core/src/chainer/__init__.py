@@ -40,6 +40,7 @@ from chainer.backend import (
     using_device,
 )
 from chainer.backends import cuda
+from chainer.backends._host_heap import raise_malloc_thresholds as _raise_malloc_thresholds
 from chainer.backends.cuda import should_use_cudnn, should_use_cudnn_tensor_core
 from chainer.configuration import config, global_config, using_config
 from chainer.device_resident import DeviceResident
@@ -66,6 +67,7 @@ _environment.apply_defaults(global_config)
 __import__("sys").modules["chainer.cuda"] = cuda  # Chainer v1-era alias, still imported
 disable_experimental_feature_warning = _environment.experimental_warning_disabled()
 _siblings.install_finder()
+_raise_malloc_thresholds()  # freed arrays of up to 30 MiB are reused, not faulted in again
 
 
 def is_debug() -> bool:

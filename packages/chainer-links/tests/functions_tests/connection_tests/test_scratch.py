@@ -39,19 +39,6 @@ def test_large_requests_are_not_kept(monkeypatch):
     assert not numpy.shares_memory(a, b)
 
 
-def test_the_first_buffer_raises_the_malloc_thresholds_once(monkeypatch):
-    calls = []
-    monkeypatch.setattr(_scratch, "_thresholds_raised", False)
-    monkeypatch.setattr(
-        _scratch.numpy, "empty", lambda *args: calls.append(args) or numpy.zeros(*args)
-    )
-    _scratch.empty("test-f", (10,), numpy.float32)
-    _scratch.empty("test-g", (10,), numpy.float32)
-    assert calls[0] == (_scratch.THRESHOLD_BYTES, numpy.uint8)
-    assert calls[1:] == [(40, numpy.uint8), (40, numpy.uint8)]
-    assert _scratch._thresholds_raised
-
-
 def test_zeros_clears_what_was_there():
     _scratch.empty("test-e", (6,), numpy.float32).fill(7)
     numpy.testing.assert_array_equal(_scratch.zeros("test-e", (2, 3), numpy.float32), 0)

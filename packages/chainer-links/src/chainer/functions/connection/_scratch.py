@@ -11,14 +11,9 @@ Only memory that never leaves the kernel may come from here: no view of a scratc
 be returned, and a kernel must not hold two arrays of the same slot at once. Requests above
 :data:`MAX_BYTES` get a fresh array, so a thread keeps at most that much per slot.
 
-The arrays that do leave (outputs, gradients) are still fresh, and whether glibc keeps their
-memory between steps depends on its dynamic thresholds: it keeps freed blocks below the
-largest block freed so far (up to 32 MiB), and up to twice that at the top of its heap.
-Temporaries of several megabytes used to raise them at every call; with those gone, a step's
-outputs alone made it return and re-fault about 1,300 pages per LeNet step. So the first
-scratch buffer of the process comes with one block of :data:`THRESHOLD_BYTES`, allocated and
-freed at once (never touched), which sets the thresholds as those temporaries did: glibc then
-serves blocks below 30 MiB from its heap and keeps up to 60 MiB of it free for reuse.
+The arrays that do leave (outputs, gradients) are still fresh: that glibc reuses their memory
+between steps instead of faulting it in again is what ``import chainer`` sees to (see
+``chainer.backends._host_heap``).
 """
 
 from __future__ import annotations
@@ -31,17 +26,7 @@ import numpy
 #: The largest buffer kept per slot and thread (bytes); larger requests are not cached.
 MAX_BYTES = 16 * 2**20
 
-#: The block allocated and freed once to raise glibc's malloc thresholds (bytes).
-THRESHOLD_BYTES = 30 * 2**20
-
 _buffers = threading.local()
-_thresholds_raised = False
-
-
-def _raise_malloc_thresholds() -> None:
-    global _thresholds_raised
-    _thresholds_raised = True
-    numpy.empty(THRESHOLD_BYTES, numpy.uint8)
 
 
 def empty(slot: str, shape: tuple, dtype) -> numpy.ndarray:
@@ -53,8 +38,6 @@ def empty(slot: str, shape: tuple, dtype) -> numpy.ndarray:
     buffers = _buffers.__dict__
     buffer = buffers.get(slot)
     if buffer is None or buffer.size < nbytes:
-        if not _thresholds_raised:
-            _raise_malloc_thresholds()
         buffer = numpy.empty(nbytes, numpy.uint8)
         buffers[slot] = buffer
     return buffer[:nbytes].view(dtype).reshape(shape)
