@@ -34,8 +34,6 @@ TOP_LEVEL = {
 KNOWN_GAPS = {
     "chainer.get_compute_mode": "not provided yet",
     "chainer.links.TheanoFunction": "Theano is not packaged for current Pythons",
-    "chainer.graph_optimizations.static_graph.ArrayInfo": "not provided yet",
-    "chainerx.random": "not provided yet (ChainerX random module)",
 }
 _lookup = generate_reference.public_object
 _ABSENT = generate_reference.MISSING

@@ -163,3 +163,13 @@ def test_random_sampling():
     assert u.dtype == numpy.float32 and u.min() >= -1 and u.max() < 3 and abs(u.mean() - 1) < 0.15
     with pytest.raises(chainerx.DtypeError, match="floating dtypes only, got int32"):
         chainerx.random.uniform(size=(2,), dtype="int32")
+
+
+def test_random_is_an_importable_module():
+    # v7 code imports it by path (``import chainerx.random``, ``from chainerx.random import``).
+    import importlib
+
+    module = importlib.import_module("chainerx.random")
+    assert module is chainerx.random
+    assert module.uniform(0, 1, (3, 0)).shape == (3, 0)
+    assert callable(module.normal) and module.__all__ == ["normal", "uniform"]

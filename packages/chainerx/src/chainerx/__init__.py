@@ -15,7 +15,7 @@ import builtins as _builtins
 
 import numpy as _numpy
 
-from chainerx import _core, linalg
+from chainerx import _core, linalg, random
 from chainerx._activation import clipped_relu, crelu, elu, leaky_relu, softplus
 from chainerx._constants import (
     NAN,
@@ -170,7 +170,6 @@ from chainerx._core import (
     ones,
     ones_like,
     power,
-    random,
     ravel,
     reciprocal,
     relu,

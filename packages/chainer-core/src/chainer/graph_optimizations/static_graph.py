@@ -26,7 +26,44 @@ from chainer.function_node import FunctionNode
 from chainer.graph_optimizations import _backward_program, _fused_backward, _trace_checks
 from chainer.graph_optimizations.static_graph_utilities import ScheduleInfo, _Trace, state
 
-__all__ = ["ScheduleInfo", "ScheduleManager", "StaticSchedule", "StaticScheduleFunction"]
+__all__ = [
+    "ArrayInfo",
+    "ScheduleInfo",
+    "ScheduleManager",
+    "StaticSchedule",
+    "StaticScheduleFunction",
+]
+
+
+class ArrayInfo:
+    """What a schedule needs to know of an array it does not own: its shape, dtype and
+    device, and (through a weak reference) whether it still exists.
+
+    Args:
+        array: A NumPy, CuPy or ChainerX array (one that takes weak references).
+    """
+
+    def __init__(self, array: Any) -> None:
+        from chainer import backend
+
+        self.weak_ref = weakref.ref(array)
+        self.id = id(array)
+        self.shape = array.shape
+        self.dtype = array.dtype
+        self.device = backend.get_device_from_array(array)
+
+    def was_deleted(self) -> bool:
+        """Whether the array has been garbage collected."""
+        return self.weak_ref() is None
+
+    def get_new_empty_array(self) -> Any:
+        """A new uninitialized array of the same shape and dtype on the same device."""
+        with self.device.create_context():
+            return self.device.xp.empty(self.shape, self.dtype)
+
+    def __repr__(self) -> str:
+        state = "deleted" if self.was_deleted() else "alive"
+        return f"ArrayInfo(shape={self.shape}, dtype={self.dtype}, device={self.device}, {state})"
 
 
 class StaticSchedule:
