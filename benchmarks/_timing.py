@@ -27,13 +27,18 @@ def measure_side_by_side(
     return best
 
 
-def measure_thread_medians(
-    fns: dict[str, Callable[[], object]], *, number: int, rounds: int = 15
+def measure_rounds(
+    fns: dict[str, Callable[[], object]],
+    *,
+    number: int,
+    rounds: int = 15,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> dict[str, list[float]]:
-    """Thread CPU seconds per call of each function in every interleaved round.
+    """Seconds per call of each function in every interleaved round, read from ``clock``.
 
-    The thread's CPU time leaves out the time spent waiting for a core on a busy machine;
-    take medians (over rounds, or of per-round ratios) rather than minimums.
+    Adjacent contenders see nearly the same machine: where it changes between rounds (a
+    busy or bimodal machine), compare medians of per-round ratios (:func:`median_ratio`)
+    rather than separate minimums.
     """
     for fn in fns.values():
         for _ in range(number):
@@ -41,11 +46,20 @@ def measure_thread_medians(
     samples: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():
-            start = time.thread_time()
+            start = clock()
             for _ in range(number):
                 fn()
-            samples[name].append((time.thread_time() - start) / number)
+            samples[name].append((clock() - start) / number)
     return samples
+
+
+def measure_thread_medians(
+    fns: dict[str, Callable[[], object]], *, number: int, rounds: int = 15
+) -> dict[str, list[float]]:
+    """:func:`measure_rounds` by the thread's CPU time, which leaves out the time spent
+    waiting for a core on a busy machine; take medians (over rounds, or of per-round ratios)
+    rather than minimums."""
+    return measure_rounds(fns, number=number, rounds=rounds, clock=time.thread_time)
 
 
 def median_ratio(samples: dict[str, list[float]], name: str, baseline: str) -> float:

@@ -6,8 +6,9 @@ Run under MPI (2 ranks unless stated):
         [--only allreduce|steps] [--repeat 15]
 
 1. Throughput of ``multi_node_mean_grad`` (flat communicator) on a model whose gradients
-   total 1-64 MiB, against ``MPI.Allreduce`` of a float32 buffer of the same size, alone and
-   followed by the division a hand-written gradient average also needs: one parameter
+   total 1-64 MiB, against ``MPI.Allreduce`` of the same float32 buffer (the one-parameter
+   model's gradient), alone and followed by the division a hand-written gradient average
+   also needs: one parameter
    (reduced in place), 16 and 64 parameters (gradients under 1 MiB packed), these also
    against the hand-written loop (``Allreduce`` of each gradient in place, then divide).
    The bandwidth is the message size over the time.
@@ -17,13 +18,17 @@ Run under MPI (2 ranks unless stated):
    communication (the overhead) and against one rank on ``ranks x B``. Each timed call is
    5 steps; the double-buffered one also waits for its last average.
 
-Times are the slowest rank's best of interleaved rounds; ratios are what to compare.
+Part 1 times every contender in interleaved rounds and takes each round's slowest rank: the
+table shows median times and, as ratios, medians of per-round ratios (the machine's memory
+bandwidth drifts between rounds; adjacent timings see the same). Part 2 shows the slowest
+rank's best of interleaved rounds. Ratios are what to compare.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 
 PARSER = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 PARSER.add_argument("threads", nargs="?", type=int, default=1, help="BLAS threads per rank")
@@ -34,7 +39,7 @@ THREADS = ARGS.threads
 os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
 
 import numpy as np  # noqa: E402  (the thread count must be set first)
-from _timing import measure_side_by_side  # noqa: E402
+from _timing import measure_rounds, measure_side_by_side, median_ratio  # noqa: E402
 from mpi4py import MPI  # noqa: E402
 
 import chainer  # noqa: E402
@@ -49,6 +54,17 @@ MPI_COMM = COMM.mpi_comm
 def slowest(results: dict[str, float]) -> dict[str, float]:
     """Each entry's maximum over the ranks (a collective step ends with its slowest rank)."""
     return {k: MPI_COMM.allreduce(v, op=MPI.MAX) for k, v in results.items()}
+
+
+def slowest_rounds(samples: dict[str, list[float]]) -> dict[str, list[float]]:
+    """Each round's maximum over the ranks, per entry."""
+    out = {}
+    for name, times in samples.items():
+        mine = np.asarray(times)
+        worst = np.empty_like(mine)
+        MPI_COMM.Allreduce(mine, worst, op=MPI.MAX)
+        out[name] = worst.tolist()
+    return out
 
 
 class Flat(chainer.Chain):
@@ -85,8 +101,8 @@ def allreduce_throughput() -> list[str]:
     ]
     for mib in (1, 4, 16, 64):
         total = mib * 2**20 // 4
-        buffer = np.ones(total, np.float32)
         models = {"1": Flat(total, 1), "16": Flat(total, 16), "64": Flat(total, 64)}
+        buffer = models["1"].p0.grad  # the same buffer as the 1-parameter average (the cache)
         contenders = {
             "raw": lambda b=buffer: MPI_COMM.Allreduce(MPI.IN_PLACE, b, op=MPI.SUM),
             "raw mean": lambda b=buffer: raw_mean(b),
@@ -96,17 +112,24 @@ def allreduce_throughput() -> list[str]:
             if name != "1":
                 contenders[f"loop {name}"] = lambda m=model: hand_written_mean(m)
         number = max(1, 32 // mib)
-        r = slowest(measure_side_by_side(contenders, number=number, repeat=ARGS.repeat))
+        rounds = slowest_rounds(measure_rounds(contenders, number=number, rounds=ARGS.repeat))
+        r = {name: statistics.median(times) for name, times in rounds.items()}
+
+        def speed(name: str, baseline: str, rounds: dict = rounds) -> float:
+            """Throughput of ``name`` over ``baseline``'s: the median of per-round ratios."""
+            return 1 / median_ratio(rounds, name, baseline)
+
         raw = r["raw"]
         cells = [
             f"{mib} MiB",
             f"{raw * 1e3:.2f} ms ({mib / 1024 / raw:.2f} GiB/s)",
             f"{r['raw mean'] * 1e3:.2f} ms",
-            f"{r['1'] * 1e3:.2f} ms ({raw / r['1']:.2f}x, {r['raw mean'] / r['1']:.2f}x; "
+            f"{r['1'] * 1e3:.2f} ms ({speed('1', 'raw'):.2f}x, {speed('1', 'raw mean'):.2f}x; "
             f"{mib / 1024 / r['1']:.2f} GiB/s)",
         ]
         for n in ("16", "64"):
-            cells.append(f"{r[n] * 1e3:.2f} ms ({raw / r[n]:.2f}x, {r['loop ' + n] / r[n]:.2f}x)")
+            ratios = f"{speed(n, 'raw'):.2f}x, {speed(n, 'loop ' + n):.2f}x"
+            cells.append(f"{r[n] * 1e3:.2f} ms ({ratios})")
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
