@@ -53,9 +53,11 @@ BENCHMARKS = [
     Benchmark("n_step_lstm", takes_threads=True),
     Benchmark("chainerx_mlp", needs=("chainerx",)),
     Benchmark("chainerx_lenet", needs=("chainerx", "torch"), takes_threads=True),
+    Benchmark("chainer_on_chainerx_mlp", needs=("chainerx", "torch")),
     Benchmark("static_graph_mlp"),
     Benchmark("onnx_export", needs=("onnx_chainer", "onnxruntime"), takes_threads=True),
     Benchmark("chainermn_allreduce", needs=("chainermn",), takes_threads=True, mpi_ranks=2),
+    Benchmark("import_time"),
 ]
 
 
