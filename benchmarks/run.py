@@ -57,6 +57,7 @@ BENCHMARKS = [
     Benchmark("static_graph_mlp"),
     Benchmark("onnx_export", needs=("onnx_chainer", "onnxruntime"), takes_threads=True),
     Benchmark("chainermn_allreduce", needs=("chainermn",), takes_threads=True, mpi_ranks=2),
+    Benchmark("import_time"),
 ]
 
 

@@ -26,11 +26,25 @@ def test_import_chainer_is_lean():
     code = (
         "import sys, chainer\n"
         "heavy = ('cupy', 'chainerx', 'h5py', 'chainer.functions', 'chainer.links',"
-        " 'chainer.training', 'chainer.optimizers', 'chainer.datasets')\n"
+        " 'chainer.training', 'chainer.optimizers', 'chainer.datasets', 'chainer.serializers')\n"
         "print(','.join(m for m in heavy if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_serializers_load_on_first_access():
+    code = (
+        "import sys, chainer\n"
+        "assert 'chainer.serializers' not in sys.modules\n"
+        "npz = chainer.serializers.npz\n"
+        "assert npz is sys.modules['chainer.serializers.npz']\n"
+        "assert chainer.serializers.save_npz is npz.save_npz\n"
+        "from chainer import serializers\n"
+        "assert serializers is sys.modules['chainer.serializers']\n"
+        "assert 'serializers' in dir(chainer)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 @pytest.mark.parametrize("name", sorted(_siblings.PROVIDERS))

@@ -24,7 +24,6 @@ from chainer import (
     reporter,
     sequential,
     serializer,
-    serializers,
     utils,
 )
 from chainer._backprop import backward
@@ -100,8 +99,9 @@ _STATIC_GRAPH_NAMES = {
 }
 
 
-#: Submodules that ``import chainer`` makes reachable as attributes (as in v7), loaded lazily.
-_LAZY_SUBMODULES = frozenset({"memory_layouts", "types", "warnings"})
+#: Submodules that ``import chainer`` makes reachable as attributes (as in v7), loaded lazily:
+#: ``serializers`` brings ``zipfile`` and ``secrets``, which most programs never need.
+_LAZY_SUBMODULES = frozenset({"memory_layouts", "serializers", "types", "warnings"})
 
 
 def __getattr__(name):

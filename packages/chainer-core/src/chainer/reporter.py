@@ -20,7 +20,6 @@ Example:
 from __future__ import annotations
 
 import contextlib
-import json
 import numbers
 import threading
 import warnings
@@ -319,7 +318,10 @@ class DictSummary:
         """Save or load every summary; loading replaces the current ones (a file without
         statistics empties them, with a warning)."""
         # Keys contain '/', the serializers' path separator, so summaries are stored by
-        # position and the keys as one JSON string.
+        # position and the keys as one JSON string. (json is imported here: only a saved or
+        # loaded trainer needs it, and it costs a millisecond at `import chainer`.)
+        import json
+
         if isinstance(serializer, Deserializer):
             try:
                 names = json.loads(serializer("_names", ""))

@@ -18,12 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import http.client
 import os
 import shutil
 import tempfile
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
@@ -158,6 +155,12 @@ def _staged(target: str) -> Iterator[str]:
 
 
 def _download(url: str, path: str) -> None:
+    # Imported here: urllib.request brings http.client, email, ssl and socket, about 10 ms that
+    # `import chainer.training` (which needs this module) would pay for every program.
+    import http.client
+    import urllib.error
+    import urllib.request
+
     received = 0
     try:
         with urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT) as response:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import collections
 import os
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.dataset.iterator import Iterator
 from chainer.iterators import _state
-from chainer.iterators._worker_pool import BatchLoader
 from chainer.serializer import Deserializer
+
+if TYPE_CHECKING:
+    from chainer.iterators._worker_pool import BatchLoader
 
 
 class MultiprocessIterator(Iterator):
@@ -131,6 +133,10 @@ class MultiprocessIterator(Iterator):
 
     def _start_loader(self) -> BatchLoader:
         if self._loader is None:
+            # Imported here: the pool's multiprocessing and shared memory cost about 8 ms at
+            # `import chainer.iterators`, which every training program pays.
+            from chainer.iterators._worker_pool import BatchLoader
+
             self._loader = BatchLoader(
                 self.dataset, self.n_processes, self.shared_mem, self.maxtasksperchild
             )

@@ -1,1 +1,5 @@
 """chainer.functions.noise: noise injections (each in its own module)."""
+
+from chainer import _lazy
+
+__getattr__, __dir__ = _lazy.attach_submodules(__name__)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,6 +21,8 @@ def is_graphviz_available() -> bool:
 
 
 def _render_png(dot_path: str) -> None:
+    import subprocess  # only with Graphviz installed; it costs 2 ms at import
+
     png_path = os.path.splitext(dot_path)[0] + ".png"
     with atomic_write(png_path) as path:
         result = subprocess.run(
