@@ -103,9 +103,12 @@ def _positions(x, outs) -> int:
     return math.prod(outs) * x.shape[0]
 
 
-def conv(x, W, b, stride, pad, dilate, groups: int, outs):
-    """The convolution of ``x`` ``(n, c_in, *dims)``: ``(n, c_out, *outs)``."""
+def conv(x, W, b, stride, pad, dilate, groups: int, outs, keep=None):
+    """The convolution of ``x`` ``(n, c_in, *dims)``: ``(n, c_out, *outs)``; ``keep`` (a
+    :class:`._scratch.Kept`) holds its columns for :func:`conv_weight_grad`."""
     col = _columns(x, W.shape[2:], stride, pad, dilate, outs, groups)
+    if keep is not None:
+        keep.hold("col", col)
     y = _scratch_matmul("out", grouped_weight(W, groups, x.dtype), col)
     return _batch_first(y.reshape(W.shape[0], *outs, x.shape[0]), b)
 
@@ -119,8 +122,11 @@ def conv_transpose(x, W, b, stride, pad, dilate, groups: int, dims):
     return _batch_first(col2im(col, stride, pad, dilate, dims, scratch=True), b)
 
 
-def conv_weight_grad(x, gy, ksize, stride, pad, dilate, groups: int):
-    """The adjoint of :func:`conv` in ``W``: ``(c_out, c_in / groups, *ksize)``."""
-    col = _columns(x, ksize, stride, pad, dilate, gy.shape[2:], groups)
+def conv_weight_grad(x, gy, ksize, stride, pad, dilate, groups: int, kept=None):
+    """The adjoint of :func:`conv` in ``W``: ``(c_out, c_in / groups, *ksize)``; the columns
+    of ``x`` are those that :func:`conv` held in ``kept`` while it still has them."""
+    col = None if kept is None else kept.reclaim()
+    if col is None:
+        col = _columns(x, ksize, stride, pad, dilate, gy.shape[2:], groups)
     gW = group_matmul(_grouped_batch_last(gy, groups), col.transpose(0, 2, 1))
     return gW.reshape(gy.shape[1], x.shape[1] // groups, *ksize)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy
 
+from chainer import configuration
 from chainer._ops.array_ops import sum as _sum
 from chainer.function_node import Fallback, FunctionNode
-from chainer.functions.connection import _conv_kernels
+from chainer.functions.connection import _conv_kernels, _scratch
 from chainer.functions.connection._checks import (
     expect_bias,
     expect_count,
@@ -90,8 +91,13 @@ class ConvolutionND(FunctionNode):
     """Convolution over ``ndim`` spatial axes (im2col and one GEMM per group on the CPU).
 
     Its backward is a deconvolution (input gradient) and :class:`ConvolutionNDGradW` (weight
-    gradient), both differentiable, so gradients of any order are available.
+    gradient), both differentiable, so gradients of any order are available. On NumPy, the
+    weight gradient may read back the forward's im2col columns (see :mod:`._conv_kernels`).
     """
+
+    #: ``(x, kept)``: the input of the last forward and the :class:`._scratch.Kept` that may
+    #: hold its columns, until the weight gradient takes them.
+    _kept_columns = None
 
     def __init__(
         self, ndim: int, stride=1, pad=0, cover_all: bool = False, dilate=1, groups: int = 1
@@ -118,7 +124,11 @@ class ConvolutionND(FunctionNode):
         b = inputs[2] if len(inputs) == 3 else None
         a = self.args
         outs = a.conv_outs(x.shape[2:], W.shape[2:], self.cover_all)
-        return (_conv_kernels.conv(x, W, b, a.stride, a.pad, a.dilate, a.groups, outs),)
+        keep = None
+        if type(x) is numpy.ndarray and configuration.config.enable_backprop:
+            keep = _scratch.Kept()
+            self._kept_columns = (x, keep)
+        return (_conv_kernels.conv(x, W, b, a.stride, a.pad, a.dilate, a.groups, outs, keep),)
 
     def forward_chainerx(self, inputs: tuple):
         if not _same_dtype(inputs):
@@ -135,13 +145,15 @@ class ConvolutionND(FunctionNode):
         gy = grad_outputs[0]
         ret = []
         with _conv_kernels.sharing_output_gradient(gy.array):
+            # The weight gradient first: it may read the forward's columns back from the
+            # scratch slot that the input gradient's kernel uses.
+            if 1 in indexes:
+                ret.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0])
             if 0 in indexes:
                 deconv = DeconvolutionND(
                     self.ndim, self.stride, self.pad, x.shape[2:], self.dilate, self.groups
                 )
-                ret.append(deconv.apply((gy, W))[0])
-            if 1 in indexes:
-                ret.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0])
+                ret.insert(0, deconv.apply((gy, W))[0])
         if 2 in indexes:
             ret.append(_sum(gy, axis=(0, *range(2, gy.ndim))))
         return tuple(ret)
@@ -158,6 +170,7 @@ class ConvolutionNDGradW(FunctionNode):
     """
 
     def __init__(self, conv, W_shape: tuple, W_dtype) -> None:
+        self._conv = conv
         self.ndim = len(W_shape) - 2
         self.args = ConvArgs(self.ndim, conv.stride, conv.pad, conv.dilate, conv.groups)
         self.ksize = tuple(W_shape[2:])
@@ -168,8 +181,19 @@ class ConvolutionNDGradW(FunctionNode):
         self.retain_inputs((0, 1))
         x, gy = inputs
         a = self.args
-        gW = _conv_kernels.conv_weight_grad(x, gy, self.ksize, a.stride, a.pad, a.dilate, a.groups)
+        gW = _conv_kernels.conv_weight_grad(
+            x, gy, self.ksize, a.stride, a.pad, a.dilate, a.groups, self._take_kept_columns(x)
+        )
         return (gW.astype(self.W_dtype, copy=False),)
+
+    def _take_kept_columns(self, x):
+        """The :class:`._scratch.Kept` of the convolution's forward when it ran on ``x``
+        (taken: a second weight gradient builds the columns again)."""
+        kept = getattr(self._conv, "_kept_columns", None)
+        if kept is None or kept[0] is not x:
+            return None
+        self._conv._kept_columns = None
+        return kept[1]
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, gy = self.get_retained_inputs()

@@ -19,10 +19,15 @@ outputs alone made it return and re-fault about 1,300 pages per LeNet step. So t
 scratch buffer of the process comes with one block of :data:`THRESHOLD_BYTES`, allocated and
 freed at once (never touched), which sets the thresholds as those temporaries did: glibc then
 serves blocks below 30 MiB from its heap and keeps up to 60 MiB of it free for reuse.
+
+A :class:`Kept` lets a backward read back what its forward left in a slot (a convolution's
+im2col columns, which its weight gradient needs again) while no later request for that slot
+in the thread has handed the buffer out again. It costs no memory beyond the slot's.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 
@@ -35,6 +40,8 @@ MAX_BYTES = 16 * 2**20
 THRESHOLD_BYTES = 30 * 2**20
 
 _buffers = threading.local()
+_stamps = threading.local()  # per thread: slot -> the stamp of its last request
+_next_stamp = itertools.count()  # stamps unique across threads
 _thresholds_raised = False
 
 
@@ -57,6 +64,7 @@ def empty(slot: str, shape: tuple, dtype) -> numpy.ndarray:
             _raise_malloc_thresholds()
         buffer = numpy.empty(nbytes, numpy.uint8)
         buffers[slot] = buffer
+    _stamps.__dict__[slot] = next(_next_stamp)
     return buffer[:nbytes].view(dtype).reshape(shape)
 
 
@@ -65,3 +73,38 @@ def zeros(slot: str, shape: tuple, dtype) -> numpy.ndarray:
     array = empty(slot, shape, dtype)
     array.fill(0)
     return array
+
+
+class Kept:
+    """A claim on what a scratch slot holds, for reading it back later in the same thread.
+
+    :meth:`hold` claims an array that the last :func:`empty` (or :func:`zeros`) of a slot
+    returned, once written; :meth:`reclaim` gives it back unchanged, or None when the slot was
+    handed out again since, or in another thread. A claim is read back once.
+    """
+
+    __slots__ = ("_slot", "_stamp", "_shape", "_dtype")
+
+    def __init__(self) -> None:
+        self._slot = None
+
+    def hold(self, slot: str, array: numpy.ndarray) -> None:
+        """Claim ``array`` if it is the calling thread's current one of ``slot`` (a larger
+        request, which got a fresh array, or another array is not claimed)."""
+        buffer = _buffers.__dict__.get(slot)
+        if buffer is None or array.nbytes > buffer.nbytes or array.size == 0:
+            return
+        if array.__array_interface__["data"][0] != buffer.__array_interface__["data"][0]:
+            return
+        if not array.flags.c_contiguous:
+            return
+        self._slot, self._stamp = slot, _stamps.__dict__[slot]
+        self._shape, self._dtype = array.shape, array.dtype
+
+    def reclaim(self) -> numpy.ndarray | None:
+        """The claimed array as :meth:`hold` saw it, or None (see the class)."""
+        slot, self._slot = self._slot, None
+        if slot is None or _stamps.__dict__.get(slot) != self._stamp:
+            return None
+        nbytes = math.prod(self._shape) * self._dtype.itemsize
+        return _buffers.__dict__[slot][:nbytes].view(self._dtype).reshape(self._shape)
