@@ -31,14 +31,30 @@ def _batch_last(x):
     return x.transpose(*range(1, x.ndim), 0)
 
 
+#: Bytes of batch-last input that :func:`_batch_first` transposes per NumPy call: a block
+#: that stays in the L1 cache. NumPy's strided copy reads a whole large array with the stride
+#: of the batch, missing the cache on every line; in blocks of channels of about this size
+#: the transposition took 0.6 of the time on LeNet's maps (Python's loop included). The bias
+#: is added afterwards in one contiguous pass (0.2 more; adding it while transposing took as
+#: long as the whole plain transposition).
+TRANSPOSE_BLOCK_BYTES = 36 * 2**10
+
+#: At most this many blocks (above, one call: the loop would cost more than it saves).
+TRANSPOSE_MAX_BLOCKS = 64
+
+
 def _batch_first(y, b) -> numpy.ndarray:
     """Batch-last ``(c, *dims, n)`` to a new contiguous ``(n, c, *dims)``, plus the bias."""
     view = y.transpose(y.ndim - 1, *range(y.ndim - 1))
     out = numpy.empty(view.shape, dtype=y.dtype)
-    if b is None:
-        numpy.copyto(out, view)
-    else:
-        numpy.add(view, bias_operand(b, out), out=out)
+    c = y.shape[0]
+    step = max(1, TRANSPOSE_BLOCK_BYTES // max(1, y[0].nbytes))
+    if step >= c or -(-c // step) > TRANSPOSE_MAX_BLOCKS:
+        step = c
+    for start in range(0, c, step):
+        numpy.copyto(out[:, start : start + step], view[:, start : start + step])
+    if b is not None:  # the same sums as ``view + plane``, in a contiguous pass
+        out += bias_operand(b, out)
     return out
 
 
