@@ -19,10 +19,6 @@ outputs alone made it return and re-fault about 1,300 pages per LeNet step. So t
 scratch buffer of the process comes with one block of :data:`THRESHOLD_BYTES`, allocated and
 freed at once (never touched), which sets the thresholds as those temporaries did: glibc then
 serves blocks below 30 MiB from its heap and keeps up to 60 MiB of it free for reuse.
-
-A :class:`Kept` lets a backward read back what its forward left in a slot (a convolution's
-im2col columns, which its weight gradient needs again) while no later request for that slot
-in the thread has handed the buffer out again. It costs no memory beyond the slot's.
 """
 
 from __future__ import annotations
@@ -40,8 +36,6 @@ MAX_BYTES = 16 * 2**20
 THRESHOLD_BYTES = 30 * 2**20
 
 _buffers = threading.local()
-_stamps = threading.local()  # per thread: slot -> the stamp of its last request
-_next_stamp = itertools.count()  # stamps unique across threads
 _thresholds_raised = False
 
 
@@ -53,6 +47,7 @@ def _raise_malloc_thresholds() -> None:
 
 def empty(slot: str, shape: tuple, dtype) -> numpy.ndarray:
     """An uninitialized C-contiguous array in the calling thread's buffer for ``slot``."""
+    _stamps.__dict__[slot] = next(_next_stamp)  # what a Kept of the slot held is gone
     dtype = numpy.dtype(dtype)
     nbytes = math.prod(shape) * dtype.itemsize
     if nbytes > MAX_BYTES:
@@ -64,7 +59,6 @@ def empty(slot: str, shape: tuple, dtype) -> numpy.ndarray:
             _raise_malloc_thresholds()
         buffer = numpy.empty(nbytes, numpy.uint8)
         buffers[slot] = buffer
-    _stamps.__dict__[slot] = next(_next_stamp)
     return buffer[:nbytes].view(dtype).reshape(shape)
 
 
@@ -75,8 +69,16 @@ def zeros(slot: str, shape: tuple, dtype) -> numpy.ndarray:
     return array
 
 
+_stamps = threading.local()  # per thread: slot -> the stamp of its last request
+_next_stamp = itertools.count()  # stamps unique across threads
+
+
 class Kept:
     """A claim on what a scratch slot holds, for reading it back later in the same thread.
+
+    A backward reads back what its forward left in a slot (a convolution's im2col columns,
+    which its weight gradient needs again) while no later request for that slot in the
+    thread has handed the buffer out again. It costs no memory beyond the slot's.
 
     :meth:`hold` claims an array that the last :func:`empty` (or :func:`zeros`) of a slot
     returned, once written; :meth:`reclaim` gives it back unchanged, or None when the slot was
