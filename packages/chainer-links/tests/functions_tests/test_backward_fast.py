@@ -102,3 +102,79 @@ def test_wrong_shape_gradient_of_linear_still_reported():
     gy = numpy.ones((3, 3), numpy.float32)
     with pytest.raises(ValueError):
         chainer.grad([F.linear(x, W)], [x, W], grad_outputs=[gy])
+
+
+# (n, c_in, dims, c_out, ksize, stride, pad, dilate, groups, cover_all): per-sample and
+# batch-last layouts, padded, strided, dilated, grouped, cover_all, 1-D and 3-D.
+CONVOLUTIONS = [
+    (1, 2, (9, 8), 3, (3, 2), 1, (1, 0), 1, 1, False),
+    (4, 4, (7, 9), 6, (3, 3), (2, 1), 1, (1, 2), 2, True),
+    (6, 6, (5, 5), 4, (2, 2), 1, 0, 1, 2, False),
+    (3, 2, (10,), 4, (3,), 2, 1, 1, 1, True),
+    (2, 3, (4, 5, 4), 2, (2, 3, 2), (1, 2, 1), (1, 0, 1), (1, 1, 2), 1, False),
+]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("case", CONVOLUTIONS)
+@pytest.mark.parametrize("input_is_variable", [False, True])
+@pytest.mark.parametrize("with_bias", [False, True])
+def test_convolution_and_max_pooling(dtype, case, input_is_variable, with_bias):
+    from chainer.functions.connection.convolution_nd import ConvolutionND
+    from chainer.functions.pooling.max_pooling_nd import MaxPoolingND
+
+    n, c_in, dims, c_out, ksize, stride, pad, dilate, groups, cover_all = case
+    rng = numpy.random.default_rng(6)
+    x = _array(rng, (n, c_in, *dims), dtype)
+    x.reshape(-1)[::3] = -0.0
+    x_in = Variable(x) if input_is_variable else x
+    W = Variable(_array(rng, (c_out, c_in // groups, *ksize), dtype))
+    b = Variable(_array(rng, (c_out,), dtype)) if with_bias else None
+    conv_args = (stride, pad, cover_all, dilate, groups)
+    pools = F.convolution_nd(x, W.array, None, *conv_args).shape[2:]
+    pooled = all(d % 2 == 0 for d in pools)  # the tournament's case
+    gy = None
+
+    def build():
+        nonlocal gy
+        h = F.convolution_nd(x_in, W, b, *conv_args)
+        if pooled:
+            h = F.max_pooling_nd(F.relu(h), 2)
+        if gy is None:
+            gy = _array(rng, h.shape, dtype)
+            gy.reshape(-1)[::4] = -0.0
+        return F.sum(h * gy)
+
+    leaves = [W] + ([b] if with_bias else []) + ([x_in] if input_is_variable else [])
+    classes = [ConvolutionND] + ([MaxPoolingND] if pooled else [])
+    fast, generic = gradients_both_ways(build, leaves, classes)
+    assert_same_gradients(fast, generic)
+    assert all(g.dtype == dtype for g, _ in fast)
+
+
+def test_convolution_of_mixed_dtypes_and_pooling_with_indexes_use_backward():
+    from chainer.functions.connection.convolution_nd import ConvolutionND
+
+    rng = numpy.random.default_rng(7)
+    x = Variable(_array(rng, (2, 3, 6, 6), numpy.float32))
+    W = Variable(_array(rng, (4, 3, 3, 3), numpy.float64))
+    build = lambda: F.sum(F.convolution_2d(x, W))  # noqa: E731
+    fast, generic = gradients_both_ways(build, [x, W], [])
+    assert_same_gradients(fast, generic)
+    with pytest.raises(AssertionError):  # the fast run called ConvolutionND.backward
+        gradients_both_ways(build, [x, W], [ConvolutionND])
+
+    # 3x3 windows: the general window kernels, whose backward runs as before.
+    build = lambda: F.sum(F.max_pooling_2d(x, 3) ** 2)  # noqa: E731
+    fast, generic = gradients_both_ways(build, [x], [])
+    assert_same_gradients(fast, generic)
+
+
+def test_wrong_shape_gradient_of_convolution_still_reported():
+    rng = numpy.random.default_rng(8)
+    x = Variable(_array(rng, (2, 3, 6, 6), numpy.float32))
+    W = Variable(_array(rng, (4, 3, 3, 3), numpy.float32))
+    y = F.convolution_2d(x, W)
+    for shape in [(2, 4, 3, 4), (2, 5, 4, 4)]:
+        with pytest.raises(chainer.utils.type_check.InvalidType, match="DeconvolutionND"):
+            chainer.grad([y], [x, W], grad_outputs=[numpy.ones(shape, numpy.float32)])

@@ -109,3 +109,31 @@ def test_relu_zeros_cannot_be_written():
 
     for zero in _ZEROS.values():
         assert zero.shape == () and zero == 0 and not zero.flags.writeable
+
+
+# (300,) takes ``g * (y > 0)`` as written; (300, 300) and the transposed (300, 300) (not
+# C-contiguous) the mask in a scratch buffer.
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("shape", [(300,), (300, 300), (2, 150, 300)])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_relu_backward_is_bitwise_the_gradient_times_the_mask(dtype, shape, transposed):
+    x = _special_values(dtype, shape)
+    gy = _special_values(dtype, shape)[::-1].copy()  # specials against specials
+    if transposed:
+        x, gy = x.T, gy.T
+    xv = chainer.Variable(x)
+    y = F.relu(xv)
+    y.grad = gy
+    with numpy.errstate(invalid="ignore"):  # inf * 0
+        y.backward()
+        expected = gy * (y.array > 0)
+    gx = xv.grad
+    assert gx.dtype == expected.dtype and gx.shape == expected.shape
+    assert gx.tobytes() == expected.tobytes()
+    # A fresh array: the scratch mask of the next backward does not change it.
+    kept = gx.copy()
+    y2 = F.relu(-xv)
+    y2.grad = gy
+    with numpy.errstate(invalid="ignore"):
+        y2.backward()
+    assert gx.tobytes() == kept.tobytes()

@@ -167,3 +167,25 @@ def test_convolution_backward_matches_the_kernels_bitwise():
     gW = _conv_batch_last.conv_weight_grad(x, gy, (3, 3), *geo)
     numpy.testing.assert_array_equal(xv.grad.view(numpy.uint32), gx.view(numpy.uint32))
     numpy.testing.assert_array_equal(Wv.grad.view(numpy.uint32), gW.view(numpy.uint32))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize("block_bytes", [1, 64, 10**9])
+@pytest.mark.parametrize("max_blocks", [3, 64])
+@pytest.mark.parametrize("with_bias", [False, True])
+def test_batch_first_in_channel_blocks_is_bitwise_the_plain_transposition(
+    dtype, block_bytes, max_blocks, with_bias, monkeypatch
+):
+    monkeypatch.setattr(_conv_batch_last, "TRANSPOSE_BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(_conv_batch_last, "TRANSPOSE_MAX_BLOCKS", max_blocks)
+    y = uniform((7, 3, 2, 5), dtype)  # (c, *dims, n): 7 channels of 30 numbers
+    y[0, 0, 0, 0] = -0.0
+    b = uniform((7,), dtype) if with_bias else None
+    if with_bias:
+        b[1] = -0.0
+    got = _conv_batch_last._batch_first(y, b)
+    expected = numpy.ascontiguousarray(y.transpose(3, 0, 1, 2))
+    if with_bias:
+        expected = expected + b.reshape(1, 7, 1, 1)
+    assert got.flags.c_contiguous and got.dtype == dtype
+    numpy.testing.assert_array_equal(got.view(numpy.uint8), expected.view(numpy.uint8))

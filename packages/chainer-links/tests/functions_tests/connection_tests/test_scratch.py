@@ -96,3 +96,55 @@ def test_kernels_results_are_their_own_and_bitwise_those_of_fresh_buffers(
     _fresh_arrays(monkeypatch)
     for got, want in zip(second, _run_all(layout, *inputs[1], geometry)):
         assert got.tobytes() == want.tobytes()
+
+
+def test_kept_gives_back_what_the_slot_held_until_the_slot_is_handed_out_again():
+    a = _scratch.empty("test-k", (3, 4), numpy.float32)
+    a[...] = numpy.arange(12).reshape(3, 4)
+    kept = _scratch.Kept()
+    kept.hold("test-k", a)
+    _scratch.empty("test-other", (5,), numpy.float32)  # another slot does not matter
+    back = kept.reclaim()
+    assert back.shape == (3, 4) and back.dtype == numpy.float32
+    assert numpy.shares_memory(back, a)
+    numpy.testing.assert_array_equal(back, numpy.arange(12).reshape(3, 4))
+    assert kept.reclaim() is None  # read back once
+
+    kept.hold("test-k", a)
+    _scratch.empty("test-k", (2,), numpy.float64)
+    assert kept.reclaim() is None
+
+
+def test_kept_holds_only_the_current_array_of_its_slot():
+    small = _scratch.empty("test-l", (4,), numpy.float32)
+    for array in (numpy.empty(4, numpy.float32), small[1:], small[::2], small[:0]):
+        kept = _scratch.Kept()
+        kept.hold("test-l", array)
+        assert kept.reclaim() is None
+    kept = _scratch.Kept()
+    kept.hold("test-never-used", small)
+    assert kept.reclaim() is None
+
+
+def test_kept_is_not_read_back_in_another_thread():
+    a = _scratch.empty("test-m", (8,), numpy.float32)
+    kept = _scratch.Kept()
+    kept.hold("test-m", a)
+    got = []
+
+    def other():
+        _scratch.empty("test-m", (8,), numpy.float32)  # that thread's own slot
+        got.append(kept.reclaim())
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join()
+    assert got == [None]
+
+
+def test_kept_is_not_held_for_a_request_above_the_bound(monkeypatch):
+    monkeypatch.setattr(_scratch, "MAX_BYTES", 64)
+    big = _scratch.empty("test-n", (32,), numpy.float32)  # a fresh array, not the slot's
+    kept = _scratch.Kept()
+    kept.hold("test-n", big)
+    assert kept.reclaim() is None

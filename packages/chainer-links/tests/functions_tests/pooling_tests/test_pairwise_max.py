@@ -120,3 +120,13 @@ class TestPairwiseMaxPooling(testing.FunctionTestCase):
         max_ = lambda values, _: values.max(axis=2)  # noqa: E731
         y = reference_pooling(inputs[0], (2,) * nd, (2,) * nd, (0,) * nd, True, max_)
         return (y.astype(self.dtype),)
+
+
+@pytest.mark.parametrize("pair_axis", [3, 5])
+def test_intermediate_rounds_keep_their_pair_halves_contiguous(pair_axis):
+    shape = (2, 3, 4, 2, 5, 2, 3)
+    like = numpy.zeros((), numpy.float32)
+    level = _pairwise_max._level("test", 1, shape, pair_axis, like)
+    assert level.shape == shape
+    for half in (0, 1):
+        assert _pairwise_max._pair(level, pair_axis, half).flags.c_contiguous

@@ -84,12 +84,19 @@ def _add_bias(y, b) -> None:
         y += bias_operand(b, y)
 
 
-def conv(x, W, b, stride, pad, dilate, groups: int, outs):
-    """The convolution of ``x`` ``(n, c_in, *dims)``: ``(n, c_out, *outs)``."""
+def conv(x, W, b, stride, pad, dilate, groups: int, outs, keep=None):
+    """The convolution of ``x`` ``(n, c_in, *dims)``: ``(n, c_out, *outs)``.
+
+    For a single sample on the CPU, ``keep`` (a :class:`._scratch.Kept`) holds its columns
+    for :func:`conv_weight_grad`: they are its group-major columns too. (For more, those
+    are another order, and reordering them costs as much as im2col.)
+    """
     n, c_in = x.shape[:2]
     ksize = W.shape[2:]
     col = _im2col(x, ksize, stride, pad, dilate, outs)
     col = col.reshape(n, groups, c_in // groups * math.prod(ksize), math.prod(outs))
+    if keep is not None and n == 1 and isinstance(col, numpy.ndarray):
+        keep.hold("col", col[0])
     xp = backend.get_array_module(x)
     y = xp.matmul(grouped_weight(W, groups, x.dtype), col).reshape(n, W.shape[0], *outs)
     _add_bias(y, b)
@@ -141,9 +148,12 @@ def _group_major_columns(x, ksize, stride, pad, dilate, outs, groups: int):
     return col.reshape(groups, c // groups * math.prod(ksize), n * math.prod(outs))
 
 
-def conv_weight_grad(x, gy, ksize, stride, pad, dilate, groups: int):
-    """The adjoint of :func:`conv` in ``W``: ``(c_out, c_in / groups, *ksize)``."""
+def conv_weight_grad(x, gy, ksize, stride, pad, dilate, groups: int, kept=None):
+    """The adjoint of :func:`conv` in ``W``: ``(c_out, c_in / groups, *ksize)``; the columns
+    of ``x`` are those that :func:`conv` held in ``kept`` while it still has them."""
     n, c_in = x.shape[:2]
-    col = _group_major_columns(x, ksize, stride, pad, dilate, gy.shape[2:], groups)
+    col = None if kept is None else kept.reclaim()
+    if col is None:
+        col = _group_major_columns(x, ksize, stride, pad, dilate, gy.shape[2:], groups)
     gW = group_matmul(_group_major(gy, groups), col.transpose(0, 2, 1))
     return gW.reshape(gy.shape[1], c_in // groups, *ksize)

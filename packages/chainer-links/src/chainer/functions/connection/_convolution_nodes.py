@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import numpy
 
+from chainer import configuration
+from chainer._ops._util import force_array
 from chainer._ops.array_ops import sum as _sum
 from chainer.function_node import Fallback, FunctionNode
-from chainer.functions.connection import _conv_kernels
+from chainer.functions.connection import _conv_kernels, _scratch
 from chainer.functions.connection._checks import (
     expect_bias,
     expect_count,
@@ -21,6 +23,7 @@ from chainer.functions.connection._checks import (
     fail,
 )
 from chainer.functions.connection._conv_args import ConvArgs, int_tuple
+from chainer.variable import _new_variable
 
 
 def _expect_inputs(in_data: tuple, ndim: int, groups: int, transposed: bool) -> None:
@@ -90,8 +93,13 @@ class ConvolutionND(FunctionNode):
     """Convolution over ``ndim`` spatial axes (im2col and one GEMM per group on the CPU).
 
     Its backward is a deconvolution (input gradient) and :class:`ConvolutionNDGradW` (weight
-    gradient), both differentiable, so gradients of any order are available.
+    gradient), both differentiable, so gradients of any order are available. On NumPy, the
+    weight gradient may read back the forward's im2col columns (see :mod:`._conv_kernels`).
     """
+
+    #: ``(x, kept)``: the input of the last forward and the :class:`._scratch.Kept` that may
+    #: hold its columns, until the weight gradient takes them.
+    _kept_columns = None
 
     def __init__(
         self, ndim: int, stride=1, pad=0, cover_all: bool = False, dilate=1, groups: int = 1
@@ -118,7 +126,11 @@ class ConvolutionND(FunctionNode):
         b = inputs[2] if len(inputs) == 3 else None
         a = self.args
         outs = a.conv_outs(x.shape[2:], W.shape[2:], self.cover_all)
-        return (_conv_kernels.conv(x, W, b, a.stride, a.pad, a.dilate, a.groups, outs),)
+        keep = None
+        if type(x) is numpy.ndarray and configuration.config.enable_backprop:
+            keep = _scratch.Kept()
+            self._kept_columns = (x, keep)
+        return (_conv_kernels.conv(x, W, b, a.stride, a.pad, a.dilate, a.groups, outs, keep),)
 
     def forward_chainerx(self, inputs: tuple):
         if not _same_dtype(inputs):
@@ -130,21 +142,71 @@ class ConvolutionND(FunctionNode):
 
         return (_chainerx_conv(conv, inputs, self.args),)
 
+    def _output_shape(self, x, W) -> tuple:
+        outs = self.args.conv_outs(x.shape[2:], W.shape[2:], self.cover_all)
+        return (x.shape[0], W.shape[0], *outs)
+
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         x, W = self.get_retained_inputs()
         gy = grad_outputs[0]
-        ret = []
+        grads = {}
+        # The weight gradient first, where it may read the forward's columns back from the
+        # scratch slot that the input gradient's kernel uses. (A gradient of the wrong shape
+        # goes to the input gradient first, whose checks report it, as they did.)
+        order = (1, 0) if gy.shape == self._output_shape(x, W) else (0, 1)
         with _conv_kernels.sharing_output_gradient(gy.array):
-            if 0 in indexes:
-                deconv = DeconvolutionND(
-                    self.ndim, self.stride, self.pad, x.shape[2:], self.dilate, self.groups
-                )
-                ret.append(deconv.apply((gy, W))[0])
-            if 1 in indexes:
-                ret.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0])
+            for i in order:
+                if i not in indexes:
+                    continue
+                if i == 1:
+                    grads[1] = ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0]
+                else:
+                    deconv = DeconvolutionND(
+                        self.ndim, self.stride, self.pad, x.shape[2:], self.dilate, self.groups
+                    )
+                    grads[0] = deconv.apply((gy, W))[0]
         if 2 in indexes:
-            ret.append(_sum(gy, axis=(0, *range(2, gy.ndim))))
-        return tuple(ret)
+            grads[2] = _sum(gy, axis=(0, *range(2, gy.ndim)))
+        return tuple(grads[i] for i in indexes)
+
+    def _take_kept_columns(self, x):
+        """The :class:`._scratch.Kept` of the last forward when it ran on ``x`` (taken: a
+        second weight gradient builds the columns again)."""
+        kept = self._kept_columns
+        if kept is None or kept[0] is not x:
+            return None
+        self._kept_columns = None
+        return kept[1]
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        """``backward`` on NumPy arrays of one dtype: the forwards of its gradient nodes."""
+        gy = grad_outputs[0]
+        g = gy._array
+        x_node, w_node = self.inputs[0], self.inputs[1]
+        x, W = x_node.data, w_node.data
+        if type(g) is not numpy.ndarray or type(x) is not numpy.ndarray:
+            return None  # CuPy, ChainerX
+        if type(W) is not numpy.ndarray or not g.dtype == x.dtype == W.dtype:
+            return None
+        if g.shape != self._output_shape(x, W):
+            return None  # a gradient of the wrong shape: backward reports it
+        a = self.args
+        ksize = W.shape[2:]
+        g_requires_grad = gy._requires_grad
+        geometry = (a.stride, a.pad, a.dilate, a.groups)
+        grads = {}
+        with _conv_kernels.sharing_output_gradient(g):
+            if 1 in indexes:  # first, as in backward
+                kept = self._take_kept_columns(x)
+                gW = _conv_kernels.conv_weight_grad(x, g, ksize, *geometry, kept)
+                grads[1] = _new_variable(gW, g_requires_grad or x_node._requires_grad)
+            if 0 in indexes:
+                gx = _conv_kernels.conv_transpose(g, W, None, *geometry, x.shape[2:])
+                grads[0] = _new_variable(gx, g_requires_grad or w_node._requires_grad)
+        if 2 in indexes:
+            gb = force_array(g.sum(axis=(0, *range(2, g.ndim))))
+            grads[2] = _new_variable(gb, g_requires_grad)
+        return tuple(grads[i] for i in indexes)
 
 
 class ConvolutionNDGradW(FunctionNode):
@@ -158,6 +220,7 @@ class ConvolutionNDGradW(FunctionNode):
     """
 
     def __init__(self, conv, W_shape: tuple, W_dtype) -> None:
+        self._conv = conv
         self.ndim = len(W_shape) - 2
         self.args = ConvArgs(self.ndim, conv.stride, conv.pad, conv.dilate, conv.groups)
         self.ksize = tuple(W_shape[2:])
@@ -168,7 +231,11 @@ class ConvolutionNDGradW(FunctionNode):
         self.retain_inputs((0, 1))
         x, gy = inputs
         a = self.args
-        gW = _conv_kernels.conv_weight_grad(x, gy, self.ksize, a.stride, a.pad, a.dilate, a.groups)
+        take = getattr(self._conv, "_take_kept_columns", None)  # a ConvolutionND's
+        kept = None if take is None else take(x)
+        gW = _conv_kernels.conv_weight_grad(
+            x, gy, self.ksize, a.stride, a.pad, a.dilate, a.groups, kept
+        )
         return (gW.astype(self.W_dtype, copy=False),)
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:

@@ -18,6 +18,7 @@ between steps instead of faulting it in again is what ``import chainer`` sees to
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 
@@ -31,6 +32,7 @@ _buffers = threading.local()
 
 def empty(slot: str, shape: tuple, dtype) -> numpy.ndarray:
     """An uninitialized C-contiguous array in the calling thread's buffer for ``slot``."""
+    _stamps.__dict__[slot] = next(_next_stamp)  # what a Kept of the slot held is gone
     dtype = numpy.dtype(dtype)
     nbytes = math.prod(shape) * dtype.itemsize
     if nbytes > MAX_BYTES:
@@ -48,3 +50,46 @@ def zeros(slot: str, shape: tuple, dtype) -> numpy.ndarray:
     array = empty(slot, shape, dtype)
     array.fill(0)
     return array
+
+
+_stamps = threading.local()  # per thread: slot -> the stamp of its last request
+_next_stamp = itertools.count()  # stamps unique across threads
+
+
+class Kept:
+    """A claim on what a scratch slot holds, for reading it back later in the same thread.
+
+    A backward reads back what its forward left in a slot (a convolution's im2col columns,
+    which its weight gradient needs again) while no later request for that slot in the
+    thread has handed the buffer out again. It costs no memory beyond the slot's.
+
+    :meth:`hold` claims an array that the last :func:`empty` (or :func:`zeros`) of a slot
+    returned, once written; :meth:`reclaim` gives it back unchanged, or None when the slot was
+    handed out again since, or in another thread. A claim is read back once.
+    """
+
+    __slots__ = ("_slot", "_stamp", "_shape", "_dtype")
+
+    def __init__(self) -> None:
+        self._slot = None
+
+    def hold(self, slot: str, array: numpy.ndarray) -> None:
+        """Claim ``array`` if it is the calling thread's current one of ``slot`` (a larger
+        request, which got a fresh array, or another array is not claimed)."""
+        buffer = _buffers.__dict__.get(slot)
+        if buffer is None or array.nbytes > buffer.nbytes or array.size == 0:
+            return
+        if array.__array_interface__["data"][0] != buffer.__array_interface__["data"][0]:
+            return
+        if not array.flags.c_contiguous:
+            return
+        self._slot, self._stamp = slot, _stamps.__dict__[slot]
+        self._shape, self._dtype = array.shape, array.dtype
+
+    def reclaim(self) -> numpy.ndarray | None:
+        """The claimed array as :meth:`hold` saw it, or None (see the class)."""
+        slot, self._slot = self._slot, None
+        if slot is None or _stamps.__dict__.get(slot) != self._stamp:
+            return None
+        nbytes = math.prod(self._shape) * self._dtype.itemsize
+        return _buffers.__dict__[slot][:nbytes].view(self._dtype).reshape(self._shape)

@@ -33,10 +33,15 @@ def applies(x, win: Window) -> bool:
     )
 
 
-def _level(role: str, i: int, shape: tuple, like) -> numpy.ndarray:
-    """A scratch array for an intermediate round of the tournament or its gradient; rounds
-    alternate between two buffers, so a round's input and output never share one."""
-    return _scratch.empty(f"pool-{role}{i % 2}", shape, like.dtype)
+def _level(role: str, i: int, shape: tuple, pair_axis: int, like) -> numpy.ndarray:
+    """A scratch array for an intermediate round of the tournament or its gradient, whose
+    axis ``pair_axis`` (of length 2) is outermost in memory: its two halves are contiguous,
+    so the next round reads (or this one writes) them in long runs instead of runs of one
+    image row. Rounds alternate between two buffers: a round's input and output never share
+    one."""
+    rest = (*shape[:pair_axis], *shape[pair_axis + 1 :])
+    buffer = _scratch.empty(f"pool-{role}{i % 2}", (2, *rest), like.dtype)
+    return numpy.moveaxis(buffer, 0, pair_axis)
 
 
 def _pair(a, axis: int, half: int):
@@ -61,7 +66,10 @@ class PairWinners:
         for i, mask in enumerate(self.masks):
             axis = 3 + 2 * i
             shape = (*g.shape[:axis], 2, *g.shape[axis:])
-            spread = numpy.empty(shape, g.dtype) if i == last else _level("spread", i, shape, g)
+            if i == last:
+                spread = numpy.empty(shape, g.dtype)
+            else:
+                spread = _scratch.empty(f"pool-spread{i % 2}", shape, g.dtype)
             lost = numpy.logical_not(mask, out=_scratch.empty("pool-mask", mask.shape, bool))
             numpy.multiply(g, lost, out=_pair(spread, axis, 0))
             numpy.multiply(g, mask, out=_pair(spread, axis, 1))
@@ -94,7 +102,7 @@ def pairwise_max(x) -> tuple[numpy.ndarray, PairWinners]:
         axis = 3 + 2 * i
         first, second = _pair(m, axis, 0), _pair(m, axis, 1)
         masks.append(numpy.greater(second, first))
-        out = None if i == 0 else _level("max", i, first.shape, x)
+        out = None if i == 0 else _level("max", i, first.shape, axis - 2, x)
         m = numpy.maximum(first, second, out=out)
     masks.reverse()
     return m, PairWinners(masks)

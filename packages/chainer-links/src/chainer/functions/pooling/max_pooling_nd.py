@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy
+
 from chainer.function_node import Fallback
 from chainer.functions.pooling import _pairwise_max, _windows
 from chainer.functions.pooling._windows import Window, WindowScatter
 from chainer.functions.pooling.pooling_nd import _PoolingND
-from chainer.variable import Variable
+from chainer.variable import Variable, _new_variable
 
 
 class MaxPoolingND(_PoolingND):
@@ -62,6 +64,17 @@ class MaxPoolingND(_PoolingND):
         if self._winners is not None:
             return MaxPoolingNDGrad(self.win, None, self).apply(grad_outputs)
         return MaxPoolingNDGrad(self.win, self.indexes).apply(grad_outputs)
+
+    def _backward_fast(self, indexes: tuple, grad_outputs: tuple) -> tuple | None:
+        """``backward`` after the tournament: the forward of :class:`MaxPoolingNDGrad`."""
+        gy = grad_outputs[0]
+        g = gy._array
+        winners = self._winners
+        if winners is None or type(g) is not numpy.ndarray:
+            return None
+        if g.shape != winners.masks[0].shape:  # the output's shape
+            return None
+        return (_new_variable(winners.scatter(g), gy._requires_grad),)
 
 
 class MaxPoolingNDGrad(WindowScatter):
