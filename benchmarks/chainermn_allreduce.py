@@ -18,10 +18,10 @@ Run under MPI (2 ranks unless stated):
    communication (the overhead) and against one rank on ``ranks x B``. Each timed call is
    5 steps; the double-buffered one also waits for its last average.
 
-Part 1 times every contender in interleaved rounds and takes each round's slowest rank: the
-table shows median times and, as ratios, medians of per-round ratios (the machine's memory
-bandwidth drifts between rounds; adjacent timings see the same). Part 2 shows the slowest
-rank's best of interleaved rounds. Ratios are what to compare.
+Both parts time every contender in interleaved rounds and take each round's slowest rank: the
+tables show median times and, as ratios and overheads, medians of per-round ratios (the
+machine's speed drifts between rounds; adjacent timings see the same). Ratios are what to
+compare.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ THREADS = ARGS.threads
 os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(THREADS)
 
 import numpy as np  # noqa: E402  (the thread count must be set first)
-from _timing import measure_rounds, measure_side_by_side, median_ratio  # noqa: E402
+from _timing import measure_rounds, median_ratio  # noqa: E402
 from mpi4py import MPI  # noqa: E402
 
 import chainer  # noqa: E402
@@ -51,13 +51,9 @@ COMM = chainermn.create_communicator("flat")
 MPI_COMM = COMM.mpi_comm
 
 
-def slowest(results: dict[str, float]) -> dict[str, float]:
-    """Each entry's maximum over the ranks (a collective step ends with its slowest rank)."""
-    return {k: MPI_COMM.allreduce(v, op=MPI.MAX) for k, v in results.items()}
-
-
 def slowest_rounds(samples: dict[str, list[float]]) -> dict[str, list[float]]:
-    """Each round's maximum over the ranks, per entry."""
+    """Each round's maximum over the ranks, per entry (a collective step ends with its
+    slowest rank)."""
     out = {}
     for name, times in samples.items():
         mine = np.asarray(times)
@@ -209,8 +205,8 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
         for _ in range(STEPS):
             opt2.update(model2, x2, t2)
 
-    results = slowest(
-        measure_side_by_side(
+    rounds = slowest_rounds(
+        measure_rounds(
             {
                 "local B": local,
                 "mn B": trainer(True),
@@ -219,20 +215,23 @@ def step_overhead(name: str, make, shape: tuple, batch: int) -> list[str]:
                 "1 rank": one_rank_global_batch,
             },
             number=1,
-            repeat=ARGS.repeat,
+            rounds=ARGS.repeat,
         )
     )
-    results = {k: v / STEPS for k, v in results.items()}
-    base = results["local B"]
-    double = results["mn B double-buffered"]
+    base = statistics.median(rounds["local B"]) / STEPS
+
+    def cell(contender: str, rounds: dict = rounds) -> str:
+        """Median time per step, and the overhead over the local step (median of ratios)."""
+        seconds = statistics.median(rounds[contender]) / STEPS
+        overhead = (median_ratio(rounds, contender, "local B") - 1) * 100
+        return f"{seconds * 1e3:.2f} ms ({overhead:+.0f} %)"
+
+    one_rank = statistics.median(rounds["1 rank"]) / STEPS
+    speed_up = median_ratio(rounds, "1 rank", "mn B")
     return [
-        f"| {name} (B={batch}) | {base * 1e3:.2f} ms "
-        f"| {results['mn B'] * 1e3:.2f} ms ({(results['mn B'] / base - 1) * 100:+.0f} %) "
-        f"| {results['mn B bucketed'] * 1e3:.2f} ms "
-        f"({(results['mn B bucketed'] / base - 1) * 100:+.0f} %) "
-        f"| {double * 1e3:.2f} ms ({(double / base - 1) * 100:+.0f} %) "
-        f"| {results['1 rank'] * 1e3:.2f} ms "
-        f"| {results['1 rank'] / results['mn B']:.2f}x |"
+        f"| {name} (B={batch}) | {base * 1e3:.2f} ms | {cell('mn B')} "
+        f"| {cell('mn B bucketed')} | {cell('mn B double-buffered')} "
+        f"| {one_rank * 1e3:.2f} ms | {speed_up:.2f}x |"
     ]
 
 
