@@ -66,19 +66,11 @@ def read_stub(package: str, stub_path: str) -> dict[str, tuple[str, str]]:
                 if words[-1] in table:
                     raise ValueError(f"{stub_path}: {words[-1]!r} is exported twice")
                 table[words[-1]] = (module, words[0])
-    modules = ".".join({module for module, _ in table.values()})
-    if not all(map(str.isidentifier, [*table, *modules.split(".")])) or not all(
-        attribute.isidentifier() for _, attribute in table.values()
-    ):
-        raise ValueError(_unexpected(_first_invalid(package, table), stub_path))
-    return table
-
-
-def _first_invalid(package: str, table: dict[str, tuple[str, str]]) -> str:
     for name, (module, attribute) in table.items():
         if not all(map(str.isidentifier, [name, attribute, *module.split(".")])):
-            return f"from {module[len(package) :] or '.'} import {attribute} as {name}"
-    raise AssertionError("no invalid entry")
+            text = f"from {module[len(package) :] or '.'} import {attribute} as {name}"
+            raise ValueError(_unexpected(text, stub_path))
+    return table
 
 
 def _unexpected(text: str, stub_path: str) -> str:

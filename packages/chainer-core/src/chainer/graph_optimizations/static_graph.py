@@ -19,6 +19,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from chainer import backend
 from chainer import variable as _variable
 from chainer._function_hooks_registry import state as _hook_state
 from chainer.configuration import config, using_config
@@ -44,8 +45,6 @@ class ArrayInfo:
     """
 
     def __init__(self, array: Any) -> None:
-        from chainer import backend
-
         self.weak_ref = weakref.ref(array)
         self.id = id(array)
         self.shape = array.shape
