@@ -834,11 +834,12 @@ def benchmarks(session: nox.Session) -> None:
     """Speed side by side: Chainer and ChainerX vs PyTorch CPU vs NumPy floors (run by hand).
 
     Installs what every benchmark compares, from wheels, and runs `benchmarks/run.py`
-    (posargs go to it: benchmark names, `--threads N`).
+    (posargs go to it: benchmark names, `--threads N`, `--unpin-openblas`).
     """
     dists = ["chainer-core", "chainer-links", "chainer-training", "chainerx"]
     dists += ["chainermn", "onnx-chainer"]
-    session.install(*_build_wheels(session, dists), "torch==2.13.0", "onnxruntime")
+    wheels = _build_wheels(session, dists)
+    session.install(*wheels, "torch==2.13.0", "onnxruntime", "threadpoolctl")
     session.run("python", str(ROOT / "benchmarks" / "run.py"), *session.posargs)
 
 

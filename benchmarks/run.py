@@ -5,8 +5,13 @@ ChainerX load) and prints its own table of times and ratios to a baseline. A ben
 contenders are not installed (``chainerx``, ``torch``) is skipped with one line saying so, and
 the last line sums up what ran, was skipped or failed.
 
-Usage: ``python benchmarks/run.py [--threads N] [--list] [NAME ...]`` (default: all, 1 thread).
-The ``benchmarks`` nox session installs everything they compare and runs this file.
+Usage: ``python benchmarks/run.py [--threads N] [--unpin-openblas] [--list] [NAME ...]``
+(default: all, 1 thread). The first line says which BLAS NumPy loads and which kernels it
+runs (with ``threadpoolctl`` installed). Some machines pin OpenBLAS's kernels with
+``OPENBLAS_CORETYPE`` (and ``OPENBLAS_L2_SIZE``) for older OpenBLAS builds; those slow a
+current NumPy, and ``--unpin-openblas`` drops both from the benchmarks' environment so that
+OpenBLAS picks the kernels of this CPU. The ``benchmarks`` nox session installs everything
+they compare and runs this file.
 """
 
 from __future__ import annotations
@@ -61,6 +66,39 @@ BENCHMARKS = [
 ]
 
 
+#: What pins OpenBLAS's kernels (``--unpin-openblas`` drops them).
+OPENBLAS_PINS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+
+_BLAS_PROBE = """
+import numpy, threadpoolctl
+for lib in threadpoolctl.threadpool_info():
+    if lib["user_api"] == "blas":
+        print(lib["internal_api"], lib["version"], "kernels", lib.get("architecture"))
+"""
+
+
+def environment(threads: int, unpin_openblas: bool) -> dict[str, str]:
+    """The benchmarks' environment: this one with the thread counts set (and without
+    :data:`OPENBLAS_PINS` when ``unpin_openblas``)."""
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
+    if unpin_openblas:
+        for name in OPENBLAS_PINS:
+            env.pop(name, None)
+    return env
+
+
+def blas_line(env: dict[str, str]) -> str:
+    """Which BLAS NumPy loads in ``env`` and its kernels, and what pins them."""
+    pins = ", ".join(f"{name}={env[name]}" for name in OPENBLAS_PINS if name in env)
+    pinned = f"; pinned by {pins}" if pins else ""
+    if importlib.util.find_spec("threadpoolctl") is None:
+        return f"BLAS: kernels unknown (threadpoolctl is not installed){pinned}"
+    probe = [sys.executable, "-c", _BLAS_PROBE]
+    found = subprocess.run(probe, env=env, capture_output=True, text=True, check=True)
+    libraries = "; ".join(found.stdout.strip().splitlines()) or "none found"
+    return f"BLAS: {libraries}{pinned}"
+
+
 def _check_every_script_is_listed() -> None:
     listed = {b.name for b in BENCHMARKS}
     scripts = {p.stem for p in HERE.glob("*.py") if not p.stem.startswith("_")} - {"run"}
@@ -74,6 +112,11 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("names", nargs="*", metavar="NAME", help="benchmarks to run (all)")
     parser.add_argument("--threads", type=int, default=1, help="threads for BLAS and PyTorch")
+    parser.add_argument(
+        "--unpin-openblas",
+        action="store_true",
+        help=f"drop {' and '.join(OPENBLAS_PINS)}: OpenBLAS picks this CPU's kernels",
+    )
     parser.add_argument("--list", action="store_true", help="print the benchmark names")
     args = parser.parse_args(argv)
     if args.threads < 1:
@@ -92,8 +135,8 @@ def main(argv: list[str]) -> int:
     if args.list:
         print("\n".join(b.name for b in chosen))
         return 0
-    env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
-    env["OPENBLAS_NUM_THREADS"] = str(args.threads)
+    env = environment(args.threads, args.unpin_openblas)
+    print(blas_line(env), flush=True)
     ran, skipped, failed = [], [], []
     for benchmark in chosen:
         print(f"\n=== {benchmark.name} ({args.threads} thread(s))", flush=True)
