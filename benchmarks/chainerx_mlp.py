@@ -87,15 +87,19 @@ def torch_step(sizes, batch):
     return step
 
 
-def numpy_step(sizes, batch):
+def numpy_step(sizes, batch, weights_out_in=False):
+    """The hand-written step; ``weights_out_in`` stores each W as ``(out, in)``, as Chainer's
+    and PyTorch's linear layers do (the products are then ``x W^T``, ``g W`` and ``g^T x``)."""
     x, t, params = make_data(sizes, batch)
+    if weights_out_in:
+        params = [np.ascontiguousarray(p.T) if p.ndim == 2 else p for p in params]
 
     def step():
         # Forward, keeping what backward needs.
         activations = [x]
         h = x
         for i in range(0, len(params), 2):
-            h = h.dot(params[i]) + params[i + 1]
+            h = h.dot(params[i].T if weights_out_in else params[i]) + params[i + 1]
             if i + 2 < len(params):
                 h = np.maximum(h, 0)
             activations.append(h)
@@ -107,10 +111,10 @@ def numpy_step(sizes, batch):
         for i in range(len(params) - 2, -1, -2):
             a = activations[i // 2]
             # ndarray.dot: matmul (@) takes a slow non-BLAS path for batch-1 outer products.
-            gw = a.T.dot(g)
+            gw = g.T.dot(a) if weights_out_in else a.T.dot(g)
             gb = g.sum(axis=0)
             if i > 0:
-                g = g.dot(params[i].T) * (a > 0)
+                g = g.dot(params[i] if weights_out_in else params[i].T) * (a > 0)
             params[i] -= LEARNING_RATE * gw
             params[i + 1] -= LEARNING_RATE * gb
         return loss

@@ -6,7 +6,9 @@ machinery) can be told apart from autograd. Settings, side by side in one run:
 
 - host-bound: 784-100-100-10 at batch 1 and batch 8, with SGD and with Adam;
 - compute-bound: 784-1000-1000-10 at batch 256 with SGD, against the hand-written NumPy floor
-  of ``chainerx_mlp.py`` too (forward, backward and a plain SGD update by hand).
+  of ``chainerx_mlp.py`` too (forward, backward and a plain SGD update by hand), with W
+  stored ``(in, out)`` (its products need no transposed operand) and ``(out, in)`` as
+  Chainer's ``Linear`` stores it.
 
 Chainer runs ``chainer.optimizers.SGD``/``Adam`` on NumPy; PyTorch runs ``torch.optim.SGD``/
 ``Adam`` with their defaults (on CPU tensors that is the per-parameter for-loop
@@ -190,6 +192,7 @@ def main(rounds: int) -> None:
         }
         if batch >= 256:
             steps["numpy floor"] = whole_step(numpy_step(sizes, batch))
+            steps["floor, W (out, in)"] = whole_step(numpy_step(sizes, batch, True))
         results = measure_phases(steps, number=number, rounds=rounds)
         shape = "-".join(map(str, sizes))
         title = f"MLP {shape}, batch {batch}, {optimizer_name} (ratios to pytorch)"
@@ -197,6 +200,11 @@ def main(rounds: int) -> None:
         if "numpy floor" in results:
             floor = results["numpy floor"][-1]
             print(f"chainer step / numpy floor: {results['chainer'][-1] / floor:.3f}x")
+            floor_out_in = results["floor, W (out, in)"][-1]
+            print(
+                "chainer step / numpy floor with W stored (out, in), as Chainer does: "
+                f"{results['chainer'][-1] / floor_out_in:.3f}x"
+            )
         print()
 
 
