@@ -10,7 +10,8 @@ import chainer
 import chainermn
 from chainermn.communicators import _mean_plan, _model_params
 
-STEP = _mean_plan.MESSAGE_BYTES // 4  # float32 elements per message
+PIECE = _mean_plan.PIECE_BYTES // 4  # float32 elements per piece of a large gradient
+PACKED = _mean_plan.PACKED_BYTES // 4  # float32 elements per packed message
 
 
 def _model(shapes: dict, dtype=numpy.float32) -> chainer.Chain:
@@ -56,8 +57,8 @@ def _exact_mean(everyone: list, key: str, dtype) -> numpy.ndarray:
 @pytest.mark.parametrize("name", CPU_COMMUNICATORS)
 def test_pieces_and_several_packed_messages_give_the_mean(name):
     # "big": 2.5 messages in place; "c*": 900 KiB each, packed into two messages.
-    shapes = {"big": (5, STEP // 2), "small": (3,)}
-    count = STEP // 230400 + 2
+    shapes = {"big": (5, PIECE // 2), "small": (3,)}
+    count = PACKED // 230400 + 2
     shapes.update({f"c{i}": (230400,) for i in range(count)})
     comm = chainermn.create_communicator(name)
     model = _model(shapes)
@@ -94,7 +95,7 @@ def test_a_gradient_contiguous_on_one_rank_and_not_on_another_still_matches():
 
 @pytest.mark.mpi
 def test_float16_on_the_wire_for_large_and_packed_gradients_stays_within_tolerance():
-    shapes = {"big": (STEP + 5,), "c0": (300000,), "c1": (7,)}
+    shapes = {"big": (PIECE + 5,), "c0": (300000,), "c1": (7,)}
     comm = chainermn.create_communicator("flat", allreduce_grad_dtype=numpy.float16)
     model, everyone = _average(comm, shapes)
     for key in shapes:
@@ -133,7 +134,7 @@ def test_a_plan_travels_in_the_configured_dtype_else_the_layouts(dtypes, configu
 
 
 def test_plan_splits_by_size_only():
-    shapes = [(3,), (STEP,), (200000,), (200000,), (2, STEP), (100000,)]
+    shapes = [(3,), (PIECE,), (200000,), (200000,), (2, PIECE), (100000,)]
     plan = _mean_plan.MeanPlan(shapes, numpy.dtype(numpy.float32), 2)
     assert plan.large == [1, 4]
     # 3 + 200000 + 200000 + 100000 floats: under one message, so one packed message.
@@ -147,14 +148,14 @@ def test_plan_starts_a_new_packed_message_once_one_is_full():
     shapes = [(250000,)] * 40  # just under the in-place threshold in float32
     plan = _mean_plan.MeanPlan(shapes, numpy.dtype(numpy.float32), 3)
     assert plan.large == []
-    per = STEP // 250000 + 1  # gradients are added until a message holds STEP or more
+    per = PACKED // 250000 + 1  # gradients are added until a message holds PACKED or more
     expected = [list(range(i, min(i + per, 40))) for i in range(0, 40, per)]
     assert [indices for indices, _, _ in plan.packed] == expected
     assert len(expected) > 2
     assert plan.packed[2][1].base is plan.packed[0][1].base  # one staging buffer
     # float16: twice as many elements per message.
     plan = _mean_plan.MeanPlan(shapes, numpy.dtype(numpy.float16), 3)
-    per = 2 * STEP // 250000 + 1
+    per = 2 * PACKED // 250000 + 1
     expected = [list(range(i, min(i + per, 40))) for i in range(0, 40, per)]
     assert [indices for indices, _, _ in plan.packed] == expected
 

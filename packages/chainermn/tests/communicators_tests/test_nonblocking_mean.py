@@ -8,11 +8,12 @@ import chainer
 import chainermn
 from chainermn.communicators import _mean_plan
 
-STEP = _mean_plan.MESSAGE_BYTES // 4  # float32 elements per message
+PIECE = _mean_plan.PIECE_BYTES // 4  # float32 elements per piece of a large gradient
+PACKED = _mean_plan.PACKED_BYTES // 4  # float32 elements per packed message
 # "big": 2.5 messages reduced in place; "fortran": large and copied (non-contiguous);
 # "c*": 900 KiB each, packed into two messages; "tiny": packed.
-SHAPES = {"big": (5, STEP // 2), "fortran": (700, 500), "tiny": (3,)}
-SHAPES.update({f"c{i}": (230400,) for i in range(STEP // 230400 + 2)})
+SHAPES = {"big": (5, PIECE // 2), "fortran": (700, 500), "tiny": (3,)}
+SHAPES.update({f"c{i}": (230400,) for i in range(PACKED // 230400 + 2)})
 
 
 def _model_with_grads(rank: int) -> chainer.Chain:

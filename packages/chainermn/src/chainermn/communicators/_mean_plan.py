@@ -1,12 +1,13 @@
 """How ``multi_node_mean_grad`` moves the gradients of one model layout (built once per layout).
 
 Gradients smaller than ``IN_PLACE_BYTES`` are packed, in order, into messages of about
-``MESSAGE_BYTES`` (slices of one staging buffer kept with the plan, with a view per gradient
-made once); larger ones are reduced in place, in pieces of ``MESSAGE_BYTES``. Each message is
-divided (or unpacked divided) right after its sum arrives, while it is still in cache, and MPI
-sums several messages of this size faster than one as large as all of them, whose working set
-no longer fits the cache. A plan depends only on the layout every rank agreed on, so every rank
-sends the same messages in the same order.
+``PACKED_BYTES`` (slices of one staging buffer kept with the plan, with a view per gradient
+made once); larger ones are reduced in place, in pieces of ``PIECE_BYTES`` (of
+``MEAN_PIECE_BYTES`` when NumPy's mean of two reduces them, see :mod:`._mean_choice`). Each
+message is divided (or unpacked divided) right after its sum arrives, while it is still in
+cache, and MPI sums several messages of these sizes faster than one as large as all of them,
+whose working set no longer fits the cache. A plan depends only on the layout every rank
+agreed on, so every rank sends the same messages in the same order.
 """
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ from collections.abc import Callable, Iterator
 
 import numpy
 
-from chainermn.communicators import _model_params
+from chainermn.communicators import _mean_choice, _model_params
 
 # Gradients at least this large (in the reduction dtype) are reduced in place, not packed.
 IN_PLACE_BYTES = 1 << 20
-# The largest message of a gradient average in bytes; a packed one may exceed it by less
-# than IN_PLACE_BYTES.
-MESSAGE_BYTES = 8 << 20
+# Smaller ones are packed into messages of about this many bytes (a message may exceed it by
+# less than IN_PLACE_BYTES).
+PACKED_BYTES = 2 << 20
+# The pieces of a gradient reduced in place, in bytes: summed by MPI, and averaged by
+# NumPy's mean of two, whose user-defined op is slow on messages out of cache.
+PIECE_BYTES = 8 << 20
+MEAN_PIECE_BYTES = 2 << 20
 
 
 class MeanPlan:
@@ -32,7 +37,12 @@ class MeanPlan:
     def __init__(self, shapes: list, dtype: numpy.dtype, size: int) -> None:
         self.dtype = dtype
         self.scale = dtype.type(1.0 / size)
-        self.step = MESSAGE_BYTES // dtype.itemsize
+        # Two ranks: MPI's sum or NumPy's mean, whichever is faster (see ._mean_choice).
+        two_ranks = size == 2 and dtype in (numpy.float32, numpy.float64)
+        self.mean_choice = _mean_choice.MeanChoice() if two_ranks else None
+        self.piece_step = PIECE_BYTES // dtype.itemsize
+        self.mean_piece_step = MEAN_PIECE_BYTES // dtype.itemsize
+        packed_step = PACKED_BYTES // dtype.itemsize
         sizes = [math.prod(shape) for shape in shapes]
         small = [i for i, n in enumerate(sizes) if n * dtype.itemsize < IN_PLACE_BYTES]
         self.large = [i for i, n in enumerate(sizes) if n * dtype.itemsize >= IN_PLACE_BYTES]
@@ -40,7 +50,7 @@ class MeanPlan:
         for i in small:
             current.append(i)
             count += sizes[i]
-            if count >= self.step:
+            if count >= packed_step:
                 groups.append(current)
                 current, count = [], 0
         if current:
@@ -59,26 +69,32 @@ class MeanPlan:
             self.packed.append((group, buffer, views))
             start += buffer.size
 
-    def run(self, grads: list, allreduce_sum: Callable, rank: int) -> None:
-        """Average ``grads`` (in the plan's layout) in place; ``allreduce_sum(buffer)`` sums
-        a flat host buffer over the ranks in place."""
+    def run(self, grads: list, allreduce: Callable, rank: int, averages: bool = False) -> None:
+        """Average ``grads`` (in the plan's layout) in place; ``allreduce(buffer)`` sums a flat
+        host buffer over the ranks in place (or, ``averages``, already averages it)."""
         scale = self.scale
-        for buffer, finish in self.messages(grads, rank):
-            allreduce_sum(buffer)
-            if finish is None:
-                buffer *= scale
-            else:
+        for buffer, finish in self.messages(grads, rank, averages):
+            allreduce(buffer)
+            if finish is not None:
                 finish()
+            elif not averages:
+                buffer *= scale
 
-    def messages(self, grads: list, rank: int) -> Iterator[tuple[numpy.ndarray, Callable | None]]:
+    def messages(
+        self, grads: list, rank: int, averaged: bool = False
+    ) -> Iterator[tuple[numpy.ndarray, Callable | None]]:
         """Each message as ``(buffer, finish)``: ``buffer`` (flat, host) is ready to be summed
         over the ranks in place, then ``finish()`` divides it into ``grads`` (``None``: the
-        buffer is a piece of a gradient, to be multiplied by :attr:`scale` in place).
+        buffer is a piece of a gradient, to be multiplied by :attr:`scale` in place). With
+        ``averaged``, NumPy's mean of two will have divided (in pieces of
+        ``MEAN_PIECE_BYTES``): ``finish()`` only writes back.
 
         Every message has a buffer of its own, so all of them may be in flight at once (the
         non-blocking path); the blocking path sums and finishes each before the next.
         """
-        scale, step, dtype = self.scale, self.step, self.dtype
+        scale = None if averaged else self.scale
+        step = self.mean_piece_step if averaged else self.piece_step
+        dtype = self.dtype
         for indices, buffer, views in self.packed:
             arrays = [grads[i] for i in indices]
             _model_params.pack(arrays, dtype, rank, buffer)
@@ -98,7 +114,8 @@ class MeanPlan:
 
 
 def _divide_and_unpack(piece, scale, flat: numpy.ndarray, grad) -> None:
-    piece *= scale
+    if scale is not None:
+        piece *= scale
     _model_params.unpack(flat, [grad])
 
 

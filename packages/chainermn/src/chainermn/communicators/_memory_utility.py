@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 from mpi4py import MPI
 
@@ -61,14 +63,34 @@ def _sum_float16(inbuf, inoutbuf, datatype) -> None:
     del datatype
 
 
-_FLOAT16_SUM: MPI.Op | None = None
+def _mean_of_two(dtype: numpy.dtype, inbuf, inoutbuf, datatype) -> None:
+    # (a + b) / 2 with the bits of MPI.SUM's one addition followed by a division: halving
+    # is exact. Only valid where each element is one addition: a sum over two ranks.
+    out = numpy.frombuffer(inoutbuf, dtype)
+    numpy.add(numpy.frombuffer(inbuf, dtype), out, out=out)
+    numpy.multiply(out, dtype.type(0.5), out=out)
+    del datatype
+
+
+_USER_OPS: dict = {}
+
+
+def _user_op(key: str, function) -> MPI.Op:
+    op = _USER_OPS.get(key)
+    if op is None:
+        op = _USER_OPS[key] = MPI.Op.Create(function, commute=True)
+    return op
 
 
 def sum_op_and_type(dtype: numpy.dtype):
     """The (op, datatype) pair that sums a buffer of ``dtype`` with MPI."""
-    global _FLOAT16_SUM
     if dtype == numpy.float16:
-        if _FLOAT16_SUM is None:
-            _FLOAT16_SUM = MPI.Op.Create(_sum_float16, commute=True)
-        return _FLOAT16_SUM, MPI.UINT16_T
+        return _user_op("sum-e", _sum_float16), MPI.UINT16_T
     return MPI.SUM, MPI.Datatype.fromcode(dtype.char)
+
+
+def mean_of_two_op_and_type(dtype: numpy.dtype):
+    """The (op, datatype) pair that averages a float32 or float64 buffer over *two* ranks in
+    the reduction itself, with NumPy (see :mod:`._mean_choice`)."""
+    op = _user_op(f"mean-{dtype.char}", functools.partial(_mean_of_two, dtype))
+    return op, MPI.Datatype.fromcode(dtype.char)

@@ -61,23 +61,25 @@ def check_same_layout(mpi_comm, pairs: list, attr: str, operation: str, flag=Fal
     return agree_on_layout(mpi_comm, names, arrays, operation, flag)[1]
 
 
-def agree_on_layout(mpi_comm, names: list, arrays: list, operation: str, flag=False):
-    """``(layout, any rank's flag)``, the layout as a tuple; raises the same ValueError on
-    every rank when the ranks' layouts differ.
+def agree_on_layout(mpi_comm, names: list, arrays: list, operation: str, flag=False, report=0):
+    """``(layout, any rank's flag, the largest report)``, the layout as a tuple; raises the
+    same ValueError on every rank when the ranks' layouts differ.
 
-    One tiny Allgather (count, elements, checksum, ``flag``) per call; the full layouts are
-    exchanged only to describe a mismatch, so a wrong model never hangs a collective.
+    One tiny Allgather (count, elements, checksum, ``flag``, ``report``: an integer, such as
+    the nanoseconds of this rank's previous average) per call; the full layouts are exchanged
+    only to describe a mismatch, so a wrong model never hangs a collective.
     """
     key = tuple(layout_of(names, arrays))
     total = 0
     for a in arrays:
         total += a.size
-    header = numpy.array([len(key), total, _digest(key), int(flag)], numpy.int64)
-    headers = numpy.empty((mpi_comm.Get_size(), 4), numpy.int64)
+    header = numpy.array([len(key), total, _digest(key), int(flag), report], numpy.int64)
+    headers = numpy.empty((mpi_comm.Get_size(), 5), numpy.int64)
     mpi_comm.Allgather(header, headers)
     rows = headers.tolist()  # Python ints: cheaper to compare than NumPy calls at this size
-    if all(row[:3] == rows[0][:3] for row in rows):
-        return key, any(row[3] for row in rows)
+    first = rows[0][:3]
+    if all(row[:3] == first for row in rows):
+        return key, any(row[3] for row in rows), max(row[4] for row in rows)
     layouts = mpi_comm.allgather(list(key))
     raise ValueError(f"{operation}: the ranks' models differ; " + _describe(layouts))
 
@@ -143,12 +145,14 @@ def unpack(buffer: numpy.ndarray, arrays: list, scale=None) -> None:
 
 def unpack_views(views: list, arrays: list, scale) -> None:
     """Write each of ``views`` (slices of a reduced buffer, shaped like ``arrays``) times
-    ``scale`` into the matching array."""
+    ``scale`` (None: as they are) into the matching array."""
     for view, a in zip(views, arrays):
-        if type(a) is numpy.ndarray:
-            numpy.multiply(view, scale, out=a, casting="unsafe")
-        else:
+        if type(a) is not numpy.ndarray:
             unpack(view.reshape(-1), [a], scale)
+        elif scale is None:
+            numpy.copyto(a, view, casting="unsafe")
+        else:
+            numpy.multiply(view, scale, out=a, casting="unsafe")
 
 
 def check_finite(pairs: list, operation: str) -> None:

@@ -34,7 +34,7 @@ class NonblockingMean:
         comm = self.communicator
         pairs = _model_params.collect_params(model, "grad", zero_fill)
         grads = [p.grad for _, p in pairs]
-        layout, _ = _model_params.agree_on_layout(
+        layout, _, _ = _model_params.agree_on_layout(
             comm.mpi_comm, [name for name, _ in pairs], grads, _OPERATION
         )
         requests, messages, scale = [], [], None

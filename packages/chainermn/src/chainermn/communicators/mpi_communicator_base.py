@@ -35,6 +35,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         self._inter_rank, self._inter_size = ranks[3:]
         self._size = mpi_comm.Get_size()
         self._configs = {"batched_copy": True, "allreduce_grad_dtype": None, "recv_timeout": None}
+        self._timed_mean: tuple | None = None  # (sum choice, ns) of the previous average
 
     # --- topology -----------------------------------------------------------------------------
     rank = property(lambda self: self._rank, doc="Rank of this process.")
@@ -325,19 +326,32 @@ class MpiCommunicatorBase(CommunicatorBase):
         pairs = _model_params.collect_params(model, "grad", zero_fill)
         names = [name for name, _ in pairs]
         grads = [p.grad for _, p in pairs]
-        layout, _ = _model_params.agree_on_layout(
-            self.mpi_comm, names, grads, "multi_node_mean_grad"
+        timed, self._timed_mean = self._timed_mean, None
+        layout, _, slowest = _model_params.agree_on_layout(
+            self.mpi_comm, names, grads, "multi_node_mean_grad", report=timed[1] if timed else 0
         )
+        if timed:
+            timed[0].record(slowest * 1e-9)
         if pairs:
             self._mean_grads(grads, layout)
         _model_params.check_finite(pairs, "multi_node_mean_grad")
 
     def _mean_grads(self, grads: list, layout: tuple) -> None:
         """Sum ``grads`` (of the agreed ``layout``) over the ranks and divide them, by the
-        plan of the layout (see :mod:`._mean_plan`; kept for the few layouts seen last)."""
+        plan of the layout (see :mod:`._mean_plan`; kept for the few layouts seen last), with
+        the reduction its :mod:`._mean_choice` picks, timed for the next call's choice."""
         plans = self.__dict__.setdefault("_mean_plans", {})
         plan = _mean_plan.cached(plans, layout, self.allreduce_grad_dtype, self.size)
-        plan.run(grads, self._allreduce_sum, self.rank)
+        choice = plan.mean_choice
+        if choice is None:
+            plan.run(grads, self._allreduce_sum, self.rank)
+            return
+        start = time.perf_counter_ns()
+        if choice.next():
+            plan.run(grads, self._allreduce_mean_of_two, self.rank, averages=True)
+        else:
+            plan.run(grads, self._allreduce_sum, self.rank)
+        self._timed_mean = (choice, time.perf_counter_ns() - start)
 
     def _make_nonblocking_mean(self) -> _nonblocking_mean.NonblockingMean:
         """A gradient average that runs in the background, with buffers of its own (the
@@ -351,6 +365,12 @@ class MpiCommunicatorBase(CommunicatorBase):
     def _allreduce_sum(self, buffer: numpy.ndarray) -> None:
         """Sum the flat host ``buffer`` over all ranks, in place (one flat Allreduce)."""
         op, datatype = _mem.sum_op_and_type(buffer.dtype)
+        self.mpi_comm.Allreduce(MPI.IN_PLACE, [buffer, datatype], op)
+
+    def _allreduce_mean_of_two(self, buffer: numpy.ndarray) -> None:
+        """Average the flat host float ``buffer`` over the two ranks, in place (one flat
+        Allreduce with NumPy's mean, see :mod:`._mean_choice`)."""
+        op, datatype = _mem.mean_of_two_op_and_type(buffer.dtype)
         self.mpi_comm.Allreduce(MPI.IN_PLACE, [buffer, datatype], op)
 
     def finalize(self) -> None:
