@@ -26,7 +26,7 @@ WINDOW = 5
 #: Averages run with each reduction, alternately, before the faster one is chosen.
 WARM_UP = 3
 #: Every this many averages, the slower reduction runs once more (the machine may change).
-RETRY_EVERY = 50
+RETRY_EVERY = 100
 
 
 class MeanChoice:
