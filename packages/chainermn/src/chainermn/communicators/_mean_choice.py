@@ -5,8 +5,8 @@ with NumPy and halves the result in the same call gives the bits of ``MPI.SUM`` 
 the division (halving is exact), and no pass over the buffer is left to do afterwards. Which
 of the two is faster depends on the MPI library and on how quickly the two processes hand a
 message over, which can change from one launch to the next. On this project's 2-vCPU machine
-with the MPICH wheel, whose built-in sum is a scalar loop, NumPy's op took 6-30 % less time
-for 1-4 MiB when a 1 MiB ``Allreduce`` took 0.11 ms, and 5-30 % more when it took 0.28 ms
+with the MPICH wheel, whose built-in sum is a scalar loop, NumPy's op took 10-30 % less time
+for 1-4 MiB when a 1 MiB ``Allreduce`` took 0.11 ms, and 20-40 % more when it took 0.28 ms
 (``benchmarks/README.md``, ChainerMN "Fourth round").
 
 So each plan of :mod:`._mean_plan` learns it from its own averages: the communicator times
