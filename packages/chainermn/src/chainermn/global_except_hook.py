@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import traceback
 
+#: Seconds between writing the traceback and ``MPI_Abort``.
+ABORT_GRACE_SECONDS = 0.2
 ENVIRONMENT_VARIABLES = (
     "CHAINERMN_FORCE_ABORT_ON_EXCEPTION",
     "CHAINERMN_FORCE_ABORT_ON_EXCEPTIONS",
@@ -36,6 +39,9 @@ def _abort_on_exception(exc_type, exc_value, exc_traceback) -> None:
     )
     sys.stderr.write("".join(f"[rank {rank}] {line}\n" for line in text))
     sys.stderr.flush()
+    # mpiexec's process manager may act on the abort before it has read the lines just
+    # written, and they are lost (seen once on a loaded machine): give it a moment.
+    time.sleep(ABORT_GRACE_SECONDS)
     world.Abort(1)
 
 
