@@ -76,7 +76,7 @@ def test_an_averaging_reduction_leaves_the_plan_only_the_write_back():
     def halve_and_more(buffer):  # stands for a reduction that averages
         buffer *= numpy.float32(0.75)
 
-    plan.run(grads, halve_and_more, 0, averages=True)
+    plan.run(grads, halve_and_more, 0, averaged=True)
     for got, want in zip(grads, expected):
         numpy.testing.assert_array_equal(got, want)
 

@@ -69,15 +69,15 @@ class MeanPlan:
             self.packed.append((group, buffer, views))
             start += buffer.size
 
-    def run(self, grads: list, allreduce: Callable, rank: int, averages: bool = False) -> None:
+    def run(self, grads: list, allreduce: Callable, rank: int, averaged: bool = False) -> None:
         """Average ``grads`` (in the plan's layout) in place; ``allreduce(buffer)`` sums a flat
-        host buffer over the ranks in place (or, ``averages``, already averages it)."""
+        host buffer over the ranks in place (or, ``averaged``, already averages it)."""
         scale = self.scale
-        for buffer, finish in self.messages(grads, rank, averages):
+        for buffer, finish in self.messages(grads, rank, averaged):
             allreduce(buffer)
             if finish is not None:
                 finish()
-            elif not averages:
+            elif not averaged:
                 buffer *= scale
 
     def messages(

@@ -75,22 +75,24 @@ def _mean_of_two(dtype: numpy.dtype, inbuf, inoutbuf, datatype) -> None:
 _USER_OPS: dict = {}
 
 
-def _user_op(key: str, function) -> MPI.Op:
+def _user_op(function, *bound) -> MPI.Op:
+    """The commutative MPI op of ``function`` with ``bound`` as its first arguments, made
+    once (an op is looked up at every average: no new objects on that path)."""
+    key = (function, *bound)
     op = _USER_OPS.get(key)
     if op is None:
-        op = _USER_OPS[key] = MPI.Op.Create(function, commute=True)
+        op = _USER_OPS[key] = MPI.Op.Create(functools.partial(function, *bound), commute=True)
     return op
 
 
 def sum_op_and_type(dtype: numpy.dtype):
     """The (op, datatype) pair that sums a buffer of ``dtype`` with MPI."""
     if dtype == numpy.float16:
-        return _user_op("sum-e", _sum_float16), MPI.UINT16_T
+        return _user_op(_sum_float16), MPI.UINT16_T
     return MPI.SUM, MPI.Datatype.fromcode(dtype.char)
 
 
 def mean_of_two_op_and_type(dtype: numpy.dtype):
     """The (op, datatype) pair that averages a float32 or float64 buffer over *two* ranks in
     the reduction itself, with NumPy (see :mod:`._mean_choice`)."""
-    op = _user_op(f"mean-{dtype.char}", functools.partial(_mean_of_two, dtype))
-    return op, MPI.Datatype.fromcode(dtype.char)
+    return _user_op(_mean_of_two, dtype), MPI.Datatype.fromcode(dtype.char)

@@ -35,7 +35,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         self._inter_rank, self._inter_size = ranks[3:]
         self._size = mpi_comm.Get_size()
         self._configs = {"batched_copy": True, "allreduce_grad_dtype": None, "recv_timeout": None}
-        self._timed_mean: tuple | None = None  # (sum choice, ns) of the previous average
+        self._timed_mean: tuple | None = None  # (MeanChoice, ns) of the previous average
 
     # --- topology -----------------------------------------------------------------------------
     rank = property(lambda self: self._rank, doc="Rank of this process.")
@@ -348,7 +348,7 @@ class MpiCommunicatorBase(CommunicatorBase):
             return
         start = time.perf_counter_ns()
         if choice.next():
-            plan.run(grads, self._allreduce_mean_of_two, self.rank, averages=True)
+            plan.run(grads, self._allreduce_mean_of_two, self.rank, averaged=True)
         else:
             plan.run(grads, self._allreduce_sum, self.rank)
         self._timed_mean = (choice, time.perf_counter_ns() - start)
