@@ -8,10 +8,13 @@ import pytest
 import chainer
 from chainer import optimizers
 from chainer.link import Link
+from chainer.optimizers import _chunks
 from chainer.optimizers._chunks import (
     CHUNK_SIZE,
     SINGLE_CALL_SIZE,
+    STREAMING_CHUNK_SIZE,
     compute_dtype,
+    streaming_kernel,
     update_in_chunks,
 )
 
@@ -49,6 +52,89 @@ def test_middle_sized_arrays_get_one_call_on_the_arrays_themselves(size):
     assert [s[0] for s in seen] == [(size, 1)]
     numpy.testing.assert_array_equal(param, 2 * grad)
     numpy.testing.assert_array_equal(state, -grad)
+
+
+@pytest.fixture
+def streaming(monkeypatch):
+    """:func:`streaming_kernel`, registering into a set that the test leaves behind."""
+    monkeypatch.setattr(_chunks, "_STREAMING_KERNELS", set(_chunks._STREAMING_KERNELS))
+    return streaming_kernel
+
+
+def test_streaming_kernels_take_larger_chunks(streaming):
+    size = 2 * STREAMING_CHUNK_SIZE + 5
+    param, state = numpy.zeros(size), numpy.zeros(size)
+    grad = numpy.arange(size, dtype=numpy.float64)
+    seen = []
+    update_in_chunks(streaming(_add_kernel(seen)), param, grad, (state,), 1, 2.0)
+    assert STREAMING_CHUNK_SIZE > SINGLE_CALL_SIZE
+    assert [s[0] for s in seen] == [(STREAMING_CHUNK_SIZE,)] * 2 + [(5,)]
+    numpy.testing.assert_array_equal(param, 2 * grad)
+    numpy.testing.assert_array_equal(state, -grad)
+
+
+def test_streaming_kernels_take_one_call_up_to_their_chunk(streaming):
+    param, state = numpy.zeros((STREAMING_CHUNK_SIZE, 1)), numpy.zeros((STREAMING_CHUNK_SIZE, 1))
+    seen = []
+    update_in_chunks(streaming(_add_kernel(seen)), param, param + 1, (state,), 1, 2.0)
+    assert [s[0] for s in seen] == [(STREAMING_CHUNK_SIZE, 1)]
+    numpy.testing.assert_array_equal(param, 2.0)
+
+
+def test_streaming_float16_arrays_are_staged_in_cache_sized_chunks(streaming):
+    size = CHUNK_SIZE + 1
+    seen = []
+    param, grad = numpy.zeros(size, numpy.float16), numpy.ones(size, numpy.float16)
+    state = numpy.zeros(size, numpy.float16)
+    update_in_chunks(streaming(_add_kernel(seen)), param, grad, (state,), 1, 1.0)
+    assert [s[0] for s in seen] == [(CHUNK_SIZE,), (1,)]
+    numpy.testing.assert_array_equal(param, grad)
+
+
+_LR, _MOMENTUM = numpy.float32(0.1), numpy.float32(0.9)
+
+
+def _sgd(p, g, v):
+    return p - g * _LR, v
+
+
+def _momentum_sgd(p, g, v):
+    v = v * _MOMENTUM - g * _LR
+    return p + v, v
+
+
+def _corrected_momentum_sgd(p, g, v):
+    v = v * _MOMENTUM - g
+    return p + v * _LR, v
+
+
+@pytest.mark.parametrize(
+    ("optimizer", "formula"),
+    [
+        (lambda: optimizers.SGD(lr=0.1), _sgd),
+        (lambda: optimizers.MomentumSGD(lr=0.1, momentum=0.9), _momentum_sgd),
+        (
+            lambda: optimizers.CorrectedMomentumSGD(lr=0.1, momentum=0.9),
+            _corrected_momentum_sgd,
+        ),
+    ],
+    ids=["SGD", "MomentumSGD", "CorrectedMomentumSGD"],
+)
+def test_streaming_rules_over_chunk_boundaries_match_their_formula(optimizer, formula):
+    # Two steps over a parameter of two chunks and a remainder, against the formula in NumPy.
+    rng = numpy.random.default_rng(0)
+    link = Link()
+    with link.init_scope():
+        link.p = chainer.Parameter(rng.standard_normal(2 * STREAMING_CHUNK_SIZE + 3, "f4"))
+    opt = optimizer()
+    opt.setup(link)
+    expected, velocity = link.p.array.copy(), numpy.zeros_like(link.p.array)
+    for _ in range(2):
+        grad = rng.standard_normal(link.p.shape, "f4")
+        link.p.grad = grad
+        opt.update()
+        expected, velocity = formula(expected, grad, velocity)
+    numpy.testing.assert_array_equal(link.p.array, expected)
 
 
 def test_float16_arrays_are_staged_chunk_by_chunk():

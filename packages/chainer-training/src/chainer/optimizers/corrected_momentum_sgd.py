@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import numpy
 
+from chainer.optimizers._chunks import streaming_kernel
 from chainer.optimizers._elementwise import chainerx_kernel_for
 from chainer.optimizers._momentum import VelocityMethod, VelocityRule
 
 
+@streaming_kernel
 def _corrected_momentum_kernel(param, grad, v, scratch, lr, momentum):
     v *= momentum
     v -= grad

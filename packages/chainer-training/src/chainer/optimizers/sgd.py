@@ -6,6 +6,7 @@ import numpy
 
 from chainer.backends import cuda
 from chainer.optimizer import GradientMethod, Hyperparameter, HyperparameterProxy
+from chainer.optimizers._chunks import streaming_kernel
 from chainer.optimizers._elementwise import (
     ElementwiseRule,
     KernelCall,
@@ -17,6 +18,7 @@ from chainer.optimizers._elementwise import (
 _default_hyperparam = default_hyperparam(lr=0.01)
 
 
+@streaming_kernel
 def _sgd_kernel(param, grad, scratch, lr):
     numpy.multiply(grad, lr, out=scratch)
     param -= scratch
