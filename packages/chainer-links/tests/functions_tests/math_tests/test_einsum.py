@@ -6,6 +6,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.math.einsum import DiagEinSum, EinSum
 from chainer.utils import type_check
 
 
@@ -102,3 +103,71 @@ def test_sublist_form_matches_the_subscripts_string(args, subscripts):
     numpy.testing.assert_allclose(y.array, numpy.einsum(subscripts, a.array, b.array))
     F.sum(y).backward()
     numpy.testing.assert_allclose(a.grad, numpy.ones((2, 4)) @ b.array.T)
+
+
+def _diag_einsum_by_loops(in_terms, out_term, out_shape, arrays):
+    """Each product added at the output index of its letters: a letter repeated in the output
+    fills only that diagonal, a letter of no input repeats the sum along its axis."""
+    sizes = dict(zip(out_term, out_shape))
+    for term, a in zip(in_terms, arrays):
+        sizes.update(zip(term, a.shape))
+    letters = sorted(sizes)
+    y = numpy.zeros(out_shape)
+    for values in numpy.ndindex(*[sizes[c] for c in letters]):
+        at = dict(zip(letters, values))
+        product = 1.0
+        for term, a in zip(in_terms, arrays):
+            product *= a[tuple(at[c] for c in term)]
+        y[tuple(at[c] for c in out_term)] += product
+    return y
+
+
+@testing.fix_random()
+@testing.parameterize(
+    *testing.product(
+        {
+            "dtype": [numpy.float32, numpy.float64],
+            "case": [
+                ("i", "ii", (3, 3), [(3,)]),
+                ("i", "ij", (3, 4), [(3,)]),
+                ("", "i", (3,), [()]),
+                (",i", "ij", (2, 3), [(), (2,)]),
+                (",ij", "i", (3,), [(), (3, 4)]),
+                ("ij", "jii", (3, 2, 2), [(2, 3)]),
+                ("ij,jk", "kik", (2, 3, 2), [(3, 4), (4, 2)]),
+            ],
+        }
+    )
+)
+@testing.inject_backend_tests(None, [{}])
+class TestDiagEinSum(testing.FunctionTestCase):
+    def setUp(self):
+        self.in_subs, self.out_sub, self.out_shape, self.shapes = self.case
+
+    def generate_inputs(self):
+        return tuple(numpy.random.uniform(-1, 1, s).astype(self.dtype) for s in self.shapes)
+
+    def forward(self, inputs, device):
+        node = DiagEinSum(in_subs=self.in_subs, out_sub=self.out_sub, out_shape=self.out_shape)
+        return node.apply(inputs)
+
+    def forward_expected(self, inputs):
+        arrays = [x.astype(numpy.float64) for x in inputs]
+        y = _diag_einsum_by_loops(self.in_subs.split(","), self.out_sub, self.out_shape, arrays)
+        return (y.astype(self.dtype),)
+
+
+def test_diag_einsum_refuses_what_it_cannot_spread():
+    with pytest.raises(ValueError, match=r"letters only .* got '\.\.\.i' -> 'i'"):
+        DiagEinSum("...i", "i", (2,))
+    with pytest.raises(ValueError, match=r"one length per output letter, got 'i' -> 'ij'"):
+        DiagEinSum("i", "ij", (2,))
+    with pytest.raises(type_check.InvalidType, match=r"(?s)out_shape's length of 'i'.*3 != 2"):
+        DiagEinSum("i", "ij", (3, 4)).apply((numpy.ones(2, numpy.float32),))
+
+
+def test_einsum_node_takes_v7s_comma_joined_input_subscripts():
+    node = EinSum(in_subs="ij,jk", out_sub="ik")
+    assert (node.in_subs, node.out_sub) == ("ij,jk", "ik")
+    a, b = numpy.ones((2, 3), numpy.float32), numpy.ones((3, 4), numpy.float32)
+    numpy.testing.assert_array_equal(node.apply((a, b))[0].array, a @ b)

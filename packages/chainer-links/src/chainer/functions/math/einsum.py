@@ -67,11 +67,26 @@ def _parse(subscripts: str, shapes: list) -> tuple:
 
 
 class EinSum(FunctionNode):
-    """``xp.einsum`` with explicit subscripts; each gradient is an einsum of ``gy``."""
+    """``xp.einsum`` with explicit subscripts; each gradient is an einsum of ``gy``.
 
-    def __init__(self, in_terms: list, out_term: str) -> None:
-        self.in_terms = in_terms
-        self.out_term = out_term
+    Args:
+        in_subs: The input terms, as v7's comma-joined string (``'ij,jk'``) or a list.
+        out_sub: The output term (``'ik'``).
+    """
+
+    def __init__(self, in_subs: str | list, out_sub: str) -> None:
+        self.in_terms = in_subs.split(",") if isinstance(in_subs, str) else list(in_subs)
+        self.out_term = out_sub
+
+    @property
+    def in_subs(self) -> str:
+        """The input terms, comma-joined (v7's attribute)."""
+        return ",".join(self.in_terms)
+
+    @property
+    def out_sub(self) -> str:
+        """The output term (v7's attribute)."""
+        return self.out_term
 
     def check_type_forward(self, in_types) -> None:
         sizes: dict = {}
@@ -130,6 +145,74 @@ class EinSum(FunctionNode):
         # Undo broadcasting both ways: sum where x had length 1, spread where the others did.
         g = reduce_to(g, tuple(1 if n == 1 else m for n, m in zip(x.shape, g.shape)))
         return g if g.shape == x.shape else broadcast_to(g, x.shape)
+
+
+class DiagEinSum(EinSum):
+    """The einsum that spreads: ``out_sub`` may repeat a letter (its values go on that
+    diagonal, zeros elsewhere) and name letters of no input (the values are repeated along
+    them), with ``out_shape`` giving every output length. Einsum's own gradients are of
+    this kind. Terms are letters only (no ``...``).
+
+    Example:
+        >>> DiagEinSum('i', 'ii', (2, 2)).apply((np.float32([1, 2]),))[0].array
+        array([[1., 0.],
+               [0., 2.]], dtype=float32)
+    """
+
+    def __init__(self, in_subs: str | list, out_sub: str, out_shape) -> None:
+        super().__init__(in_subs, out_sub)
+        self.out_shape = tuple(out_shape)
+        terms = self.in_terms + [out_sub]
+        if any(c not in _LETTERS for c in "".join(terms)) or len(out_sub) != len(self.out_shape):
+            raise ValueError(
+                "DiagEinSum takes letters only and an out_shape of one length per output "
+                f"letter, got {self.in_subs!r} -> {out_sub!r} with out_shape={self.out_shape}"
+            )
+        # The output's distinct letters, and those of them that some input has.
+        self._spread = "".join(dict.fromkeys(out_sub))
+        self._kept = "".join(c for c in self._spread if c in self.in_subs)
+
+    def check_type_forward(self, in_types) -> None:
+        super().check_type_forward(in_types)
+        lengths: dict = {}
+        for term, t in zip(self.in_terms, in_types):
+            for letter, n in zip(term, type_check.eval(t.shape)):
+                lengths[letter] = max(n, lengths.get(letter, n))
+        for letter, n in zip(self.out_term, self.out_shape):
+            if lengths.setdefault(letter, n) not in (n, 1):
+                raise type_check.InvalidType(
+                    f"out_shape's length of {letter!r} is the inputs' (or they have 1)",
+                    f"{n} != {lengths[letter]} (out_shape={self.out_shape})",
+                )
+            lengths[letter] = n
+
+    def forward(self, inputs: tuple) -> tuple:
+        self.retain_inputs(tuple(range(len(inputs))))
+        xp = backend.get_array_module(*inputs)
+        spec = f"{self.in_subs}->{self._kept}"
+        kept = xp.einsum(spec, *inputs, optimize=len(inputs) > 1)
+        y = xp.zeros(self.out_shape, inputs[0].dtype)
+        # The diagonal of y as a view with one axis per distinct letter (strides added up).
+        lengths = dict(zip(self.out_term, self.out_shape))
+        strides = dict.fromkeys(self._spread, 0)
+        for letter, stride in zip(self.out_term, y.strides):
+            strides[letter] += stride
+        diagonal = xp.lib.stride_tricks.as_strided(
+            y,
+            tuple(lengths[c] for c in self._spread),
+            tuple(strides[c] for c in self._spread),
+        )
+        shape = tuple(lengths[c] if c in self._kept else 1 for c in self._spread)
+        diagonal[...] = kept.reshape(shape)
+        return (y,)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        # The forward is einsum(in -> kept) spread out: its gradient reads the diagonal of gy,
+        # summed over the spread letters, and goes on as einsum's.
+        xs = self.get_retained_inputs()
+        g_kept = EinSum([self.out_term], self._kept).apply(grad_outputs)[0]
+        einsum_node = EinSum(self.in_terms, self._kept)
+        return tuple([einsum_node._grad_of(i, xs, g_kept) for i in indexes])
 
 
 def _sublist_term(sublist) -> str:
