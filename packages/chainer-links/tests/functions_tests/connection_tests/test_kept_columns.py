@@ -6,7 +6,8 @@ import pytest
 
 import chainer
 import chainer.functions as F
-from chainer.functions.connection import _conv_batch_last, _conv_kernels, _conv_nchw, _scratch
+from chainer.functions import _scratch
+from chainer.functions.connection import _conv_batch_last, _conv_kernels, _conv_nchw
 
 from .conftest import FLOAT_DTYPES, uniform
 

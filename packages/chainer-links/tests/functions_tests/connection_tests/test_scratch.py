@@ -6,7 +6,8 @@ import threading
 import numpy
 import pytest
 
-from chainer.functions.connection import _conv_batch_last, _conv_nchw, _scratch
+from chainer.functions import _scratch
+from chainer.functions.connection import _conv_batch_last, _conv_nchw
 
 from .conftest import uniform
 

@@ -9,8 +9,8 @@ import numpy
 from chainer import backend
 from chainer._ops._util import force_array
 from chainer.function_node import FunctionNode
+from chainer.functions import _scratch
 from chainer.functions.activation import _fast_checks
-from chainer.functions.connection import _scratch
 from chainer.variable import Variable, _new_variable
 
 _get_array_module = backend.get_array_module

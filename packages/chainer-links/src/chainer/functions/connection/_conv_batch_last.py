@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 import numpy
 
-from chainer.functions.connection import _scratch
+from chainer.functions import _scratch
 from chainer.functions.connection._conv_nchw import bias_operand, group_matmul, grouped_weight
 from chainer.functions.connection._im2col_cpu import col2im, im2col
 

@@ -19,7 +19,8 @@ import math
 import numpy
 
 from chainer import backend
-from chainer.functions.connection import _im2col_cpu, _scratch
+from chainer.functions import _scratch
+from chainer.functions.connection import _im2col_cpu
 from chainer.utils import conv_nd_kernel
 
 

@@ -14,7 +14,8 @@ from chainer import configuration
 from chainer._ops._util import force_array
 from chainer._ops.array_ops import sum as _sum
 from chainer.function_node import Fallback, FunctionNode
-from chainer.functions.connection import _conv_kernels, _scratch
+from chainer.functions import _scratch
+from chainer.functions.connection import _conv_kernels
 from chainer.functions.connection._checks import (
     expect_bias,
     expect_count,

@@ -17,7 +17,7 @@ import itertools
 
 import numpy
 
-from chainer.functions.connection import _scratch
+from chainer.functions import _scratch
 
 _ALL = slice(None)
 

@@ -6,7 +6,7 @@ last axis first, each halving the array. Next to every ``maximum`` a comparison 
 half won (the second only when strictly greater, so the first of equal maxima wins, as in
 :func:`._windows.window_max`). Those winner masks give the gradient with two multiplications
 per axis, and the flat tap indexes only when asked for. The intermediate rounds live in
-:mod:`chainer.functions.connection._scratch` buffers: only the results are fresh arrays.
+:mod:`chainer.functions._scratch` buffers: only the results are fresh arrays.
 
 Values are bitwise those of :func:`._windows.window_max` and :func:`._windows.window_scatter`:
 ``maximum`` returns its second operand on ties, so any bracket picks the same element of
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy
 
-from chainer.functions.connection import _scratch
+from chainer.functions import _scratch
 from chainer.functions.pooling._windows import Window
 
 
