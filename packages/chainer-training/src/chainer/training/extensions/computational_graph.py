@@ -76,13 +76,13 @@ class DumpGraph(extension.Extension):
         self._original_flag: bool | None = None
         self._flag_called = False
 
-    def initialize(self, _: Any) -> None:
+    def initialize(self, trainer: Any) -> None:
         """Keep graphs of reported variables until the graph has been dumped."""
         if not self._flag_called:
             self._original_flag = config.keep_graph_on_report
             config.keep_graph_on_report = True
 
-    def trigger(self, _: Any) -> bool:
+    def trigger(self, trainer: Any) -> bool:
         """Fire until the graph has been dumped (that is, once)."""
         return not self._flag_called
 
