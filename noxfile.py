@@ -247,6 +247,7 @@ def dev(session: nox.Session) -> None:
         str(ROOT / "ci" / "test_conformance.py"),
         str(ROOT / "ci" / "test_docs_reference.py"),
         str(ROOT / "ci" / "test_public_names.py"),
+        str(ROOT / "ci" / "test_signatures.py"),
         str(ROOT / "ci" / "test_benchmarks_listed.py"),
     )
 
