@@ -48,7 +48,7 @@ def _einsum_by_loops(in_terms, out_term, arrays):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, [{}, {"use_cuda": True}])
 class TestEinSum(testing.FunctionTestCase):
     def setUp(self):
         self.subscripts, terms, self.out_term, self.shapes = self.case
@@ -139,7 +139,7 @@ def _diag_einsum_by_loops(in_terms, out_term, out_shape, arrays):
         }
     )
 )
-@testing.inject_backend_tests(None, [{}])
+@testing.inject_backend_tests(None, [{}, {"use_cuda": True}])
 class TestDiagEinSum(testing.FunctionTestCase):
     def setUp(self):
         self.in_subs, self.out_sub, self.out_shape, self.shapes = self.case
