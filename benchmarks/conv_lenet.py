@@ -4,14 +4,20 @@ images, and on a single image: Chainer on NumPy against PyTorch CPU at the same 
 conv 5x5 (1 -> 20) -> relu -> max-pool 2 -> conv 5x5 (20 -> 50) -> relu -> max-pool 2
 -> linear (800 -> 500) -> relu -> linear (500 -> 10) -> softmax cross entropy.
 
-Usage: ``python conv_lenet.py [threads] [chainer|pytorch]`` (default 1, both). The thread count
-is set for OpenBLAS (NumPy) and for PyTorch alike, before NumPy is imported. At one thread the
-contenders are timed with the thread's CPU time in interleaved rounds (medians, and the median
-of per-round ratios); with more, by wall-clock time (best round), since the worker threads'
-time counts. Naming one contender times it alone in the process: with more than one thread
-the two contenders' thread pools otherwise compete, and a process that runs PyTorch's step too
-leaves glibc's heap in another state (Chainer's own loop is the realistic one). Run the script
-once per contender, alternately, several times, for those comparisons.
+Usage: ``python conv_lenet.py [threads] [chainer|pytorch|halves]`` (default 1, both). The
+thread count is set for OpenBLAS (NumPy) and for PyTorch alike, before NumPy is imported. At
+one thread the contenders are timed with the thread's CPU time in interleaved rounds (medians,
+and the median of per-round ratios); with more, by wall-clock time (best round), since the
+worker threads' time counts. Naming one contender times it alone in the process: with more than
+one thread the two contenders' thread pools otherwise compete, and a process that runs
+PyTorch's step too leaves glibc's heap in another state (Chainer's own loop is the realistic
+one). Run the script once per contender, alternately, several times, for those comparisons.
+
+``halves`` (alone, two threads or more, batch 64 only; needs ``threadpoolctl``) is the ceiling
+of splitting Chainer's step over Python threads: two models at half the batch, stepped at once
+on two threads with OpenBLAS at one thread, so that both cores work on every pass (NumPy's
+element-wise passes run on one thread) and no synchronisation costs anything. Its gradients,
+the mean of the two halves', are checked against the whole batch's.
 """
 
 from __future__ import annotations
@@ -64,15 +70,16 @@ def batch(size: int = BATCH) -> tuple[np.ndarray, np.ndarray]:
     return x, t
 
 
-def chainer_step(device_spec: str = "@numpy", size: int = BATCH):
+def chainer_step(device_spec: str = "@numpy", size: int = BATCH, rows: slice = slice(None)):
     """Return (step, grads): one SGD step on ``device_spec`` (``native:0``: Chainer on
-    ChainerX), and a function giving the last gradients as NumPy arrays."""
+    ChainerX) over ``rows`` of the batch, and a function giving the last gradients as NumPy
+    arrays."""
     import chainer
     import chainer.functions as F
 
     device = chainer.get_device(device_spec)
     params = {k: chainer.Parameter(device.send(v)) for k, v in initial_params().items()}
-    x, t = (device.send(a) for a in batch(size))
+    x, t = (device.send(a[rows]) for a in batch(size))
     p = params
 
     def loss():
@@ -93,6 +100,40 @@ def chainer_step(device_spec: str = "@numpy", size: int = BATCH):
             param.cleargrad()
         loss().backward()
         return {k: chainer.backend.CpuDevice().send(v.grad) for k, v in params.items()}
+
+    return step, grads
+
+
+def chainer_halves_step(size: int = BATCH):
+    """Return (step, grads) of ``halves`` (module docstring): the first half of the batch
+    steps on this thread while a helper thread steps the second."""
+    import threading
+
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")  # for the process: run it alone
+    half = size // 2
+    (step_a, grads_a), (step_b, grads_b) = (
+        chainer_step(size=size, rows=rows) for rows in (slice(None, half), slice(half, None))
+    )
+    start, done = threading.Semaphore(0), threading.Semaphore(0)
+
+    def helper():
+        while True:
+            start.acquire()
+            step_b()
+            done.release()
+
+    threading.Thread(target=helper, daemon=True).start()
+
+    def step():
+        start.release()
+        step_a()
+        done.acquire()
+
+    def grads():
+        a, b = grads_a(), grads_b()
+        return {name: (a[name] + b[name]) / 2 for name in a}
 
     return step, grads
 
@@ -147,10 +188,17 @@ def check_same_gradients(contenders: dict) -> None:
 
 def _contenders(size: int, only: str | None) -> dict:
     makers = {"chainer (numpy)": chainer_step, "pytorch cpu": torch_step}
-    if only is not None:
+    if only == "halves":
+        if THREADS < 2:
+            raise SystemExit("halves runs on two threads or more: conv_lenet.py 2 halves")
+        # The whole batch's step gives the reference gradients, then is dropped.
+        makers = {"chainer (numpy)": chainer_step, "chainer (two halves)": chainer_halves_step}
+    elif only is not None:
         names = {"chainer": "chainer (numpy)", "pytorch": "pytorch cpu"}
         if only not in names:
-            raise SystemExit(f"the contender must be 'chainer' or 'pytorch', got {only!r}")
+            raise SystemExit(
+                f"the contender must be 'chainer', 'pytorch' or 'halves', got {only!r}"
+            )
         makers = {names[only]: makers[names[only]]}
     contenders = {}
     for name, make in makers.items():
@@ -164,6 +212,8 @@ def _contenders(size: int, only: str | None) -> dict:
 def _time(size: int, only: str | None) -> str:
     contenders = _contenders(size, only)
     check_same_gradients(contenders)
+    if only == "halves":
+        del contenders["chainer (numpy)"]  # its step would run at one BLAS thread here
     steps = {k: v[0] for k, v in contenders.items()}
     number = STEPS_PER_ROUND[size]
     baseline = "pytorch cpu" if "pytorch cpu" in steps else next(iter(steps))
@@ -183,7 +233,8 @@ def _time(size: int, only: str | None) -> str:
 
 def main() -> str:
     only = sys.argv[2] if len(sys.argv) > 2 else None
-    return "\n\n".join(_time(size, only) for size in (BATCH, 1))
+    sizes = (BATCH,) if only == "halves" else (BATCH, 1)
+    return "\n\n".join(_time(size, only) for size in sizes)
 
 
 if __name__ == "__main__":

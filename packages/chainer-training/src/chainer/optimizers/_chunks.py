@@ -29,8 +29,8 @@ SINGLE_CALL_SIZE = 4 * CHUNK_SIZE
 #: Elements per chunk of a kernel registered with :func:`streaming_kernel`. Such a kernel
 #: reads each element a few times at most, so cache-sized chunks save little memory traffic,
 #: and the per-chunk calls cost more (measured, SGD over 1.78 million float32 elements with
-#: cold caches: 32,768-element chunks 580-650 us, 262,144 440-500, one NumPy expression over
-#: the whole arrays 450; momentum SGD 870-1,060 against 750-790 us).
+#: cold caches: 32,768-element chunks 570-650 us, 262,144 440-500, one NumPy expression over
+#: the whole arrays 450; momentum SGD 870-1,060 against 715-970 us).
 STREAMING_CHUNK_SIZE = 1 << 18
 _STREAMING_KERNELS: set[Callable[..., None]] = set()
 
