@@ -374,6 +374,14 @@ class TestErrors:
         with pytest.raises(TypeError, match="incompatible array types are mixed"):
             FallbackMulAdd().apply((chx(rand(2)), numpy.ones(2), chx(rand(2))))
 
+    def test_forward_outputs_mixing_numpy_and_chainerx(self):
+        class Split(FunctionNode):
+            def forward(self, inputs):
+                return inputs[0], chainerx.array(inputs[0])
+
+        with pytest.raises(TypeError, match=r"mixed in the forward output \(Split\)"):
+            Split().apply((numpy.ones(2, numpy.float32),))
+
     def test_mixed_kinds_are_reported_before_a_failed_type_check(self):
         x = Variable(numpy.ones(2, numpy.float32))
         with pytest.raises(TypeError, match="incompatible array types are mixed"):

@@ -221,18 +221,24 @@ class FunctionNode:
                 first = next((x for x in in_data if x is not None), None)
             if first is not None and is_chainerx_array(first):
                 return self._apply_chainerx(in_data, first, hooks)
+            _refuse_mixed_array_kinds(self, in_data)  # NumPy inputs first are checked by NumPy
         outputs = self.forward(in_data)
         if type(outputs) is not tuple:
             _refuse_forward_result(self, outputs)
 
+        foreign = False  # an output that is not a NumPy array
         for y in outputs:
-            if type(y) is not _ndarray and not _variable_checks.is_supported_array(y):
+            if type(y) is not _ndarray:
+                foreign = True
                 if y is None:  # v7: a missing output (its variable holds None)
                     continue
-                raise TypeError(
-                    f"{self.label}.forward output must be a tuple of ndarrays (or None), got "
-                    f"{type(y).__name__} (wrap NumPy scalars with numpy.asarray)"
-                )
+                if not _variable_checks.is_supported_array(y):
+                    raise TypeError(
+                        f"{self.label}.forward output must be a tuple of ndarrays (or None), "
+                        f"got {type(y).__name__} (wrap NumPy scalars with numpy.asarray)"
+                    )
+        if foreign:
+            _refuse_mixed_array_kinds(self, outputs, "output")
         for hook in hooks:
             hook.forward_postprocess(self, in_data)
         if config.debug:
@@ -504,15 +510,18 @@ def _refuse_forward_result(func: FunctionNode, outputs) -> None:
     )
 
 
-def _refuse_mixed_array_kinds(func: FunctionNode, in_data: tuple) -> None:
-    """Raise v7's ``TypeError`` when the inputs mix arrays of several backends (NumPy, CuPy,
-    ChainerX); called where a type check failed, so that error is reported first, as in v7."""
-    modules = {type(x).__module__.split(".")[0] for x in in_data if x is not None}
-    if len(modules) > 1:
-        kinds = ", ".join(f"{type(x).__module__}.{type(x).__name__}" for x in in_data)
+def _refuse_mixed_array_kinds(func: FunctionNode, arrays: tuple, which: str = "input") -> None:
+    """Raise v7's ``TypeError`` when ``arrays`` (the forward's inputs or outputs) mix arrays
+    that cannot be used together (NumPy and CuPy, or ChainerX and another kind)."""
+    if len({type(a) for a in arrays if a is not None}) < 2:
+        return
+    from chainer import backend
+
+    if not backend.is_arrays_compatible(arrays):
+        kinds = ", ".join(f"{type(a).__module__}.{type(a).__name__}" for a in arrays)
         raise TypeError(
-            f"incompatible array types are mixed in the forward input ({func.label}): {kinds}; "
-            "send every input to one device first"
+            f"incompatible array types are mixed in the forward {which} ({func.label}): "
+            f"{kinds}; send every array to one device first"
         )
 
 

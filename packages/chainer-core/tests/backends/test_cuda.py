@@ -558,3 +558,26 @@ def test_real_gpu_kernels():
     assert float(total) == float(host.sum())
     copied = cuda.copy(on_gpu)
     numpy.testing.assert_array_equal(cuda.to_cpu(copied), host)
+
+
+class _Identity(chainer.FunctionNode):
+    def forward(self, inputs):
+        return inputs
+
+
+class _ToGpu(chainer.FunctionNode):
+    def forward(self, inputs):
+        return inputs[0], cuda.to_gpu(inputs[1])
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda.available, reason="needs a CUDA GPU through CuPy")
+def test_real_gpu_arrays_mixed_with_numpy_in_a_function_node():
+    host = numpy.ones(3, numpy.float32)
+    gpu, cpu = chainer.Variable(cuda.to_gpu(host)), chainer.Variable(host)
+    with pytest.raises(TypeError, match=r"mixed in the forward input \(_Identity\)"):
+        _Identity().apply((gpu, cpu))
+    with pytest.raises(TypeError, match=r"mixed in the forward output \(_ToGpu\)"):
+        _ToGpu().apply((cpu, chainer.Variable(host)))
+    y1, y2 = _Identity().apply((gpu, gpu))  # one kind: fine
+    assert isinstance(y1.array, cuda.cupy.ndarray)
