@@ -55,20 +55,22 @@ def render(table: dict[str, dict[str, list[str]]]) -> str:
     return json.dumps(table, indent=1, sort_keys=True) + "\n"
 
 
-def main(argv: list[str]) -> int:
+def regenerate(argv: list[str], path: pathlib.Path, make_text) -> int:
+    """The command line of a generator script: no arguments; writes ``make_text()`` to
+    ``path`` through a synced temporary file and a rename."""
     if argv:
-        print(f"usage: python {pathlib.Path(__file__).name} (regenerates {NAMES_FILE.name})")
+        print(f"usage: python {pathlib.Path(sys.argv[0]).name} (regenerates {path.name})")
         return 2
-    text = render(from_listing(API_DIR))
-    temporary = NAMES_FILE.with_suffix(".json.tmp")
+    text = make_text()
+    temporary = path.with_suffix(".json.tmp")
     with open(temporary, "w") as file:
         file.write(text)
         file.flush()
         os.fsync(file.fileno())
-    os.replace(temporary, NAMES_FILE)
-    print(f"wrote {NAMES_FILE.relative_to(ROOT)}")
+    os.replace(temporary, path)
+    print(f"wrote {path.relative_to(ROOT)}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(regenerate(sys.argv[1:], NAMES_FILE, lambda: render(from_listing(API_DIR))))

@@ -11,11 +11,10 @@ that file, so it runs in a checkout without the listing.
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import sys
 
-from public_names import API_DIR, NAMES_FILES, ROOT
+from public_names import API_DIR, NAMES_FILES, ROOT, regenerate
 
 SIGNATURES_FILE = ROOT / "ci" / "signatures.json"
 _OPEN, _CLOSE = "([{<", ")]}>"
@@ -104,20 +103,5 @@ def render(table: dict) -> str:
     return "{\n" + ",\n".join(modules) + "\n}\n"
 
 
-def main(argv: list[str]) -> int:
-    if argv:
-        print(f"usage: python {pathlib.Path(__file__).name} (regenerates {SIGNATURES_FILE.name})")
-        return 2
-    text = render(from_listing(API_DIR))
-    temporary = SIGNATURES_FILE.with_suffix(".json.tmp")
-    with open(temporary, "w") as file:
-        file.write(text)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, SIGNATURES_FILE)
-    print(f"wrote {SIGNATURES_FILE.relative_to(ROOT)}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(regenerate(sys.argv[1:], SIGNATURES_FILE, lambda: render(from_listing(API_DIR))))
