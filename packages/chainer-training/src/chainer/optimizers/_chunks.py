@@ -56,9 +56,10 @@ def compute_dtype(dtype: numpy.dtype) -> numpy.dtype:
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
 
 
-def scratch_pools() -> dict[numpy.dtype, list[numpy.ndarray]]:
-    """This thread's scratch buffers by dtype. Buffers are only ever added to a pool, so the
-    buffers :func:`scratch_buffers` gave stay this thread's as long as this dict is."""
+def scratch_pools() -> dict[Any, list[numpy.ndarray]]:
+    """This thread's scratch buffers by dtype (and ``(dtype, size)`` for sizes other than
+    :data:`SINGLE_CALL_SIZE`). Buffers are only ever added to a pool, so the buffers
+    :func:`scratch_buffers` gave stay this thread's as long as this dict is."""
     return _thread_local.__dict__.setdefault("pools", {})
 
 
