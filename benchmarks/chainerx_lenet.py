@@ -10,12 +10,13 @@ variant drops the pooling and gives both convolutions stride 2 instead (same sha
 first linear layer on), which times the convolutions alone.
 Goal: ChainerX at most 1.2x PyTorch's time.
 
-Usage: ``python chainerx_lenet.py [threads] [maxpool|strided] [chainerx|pytorch]`` (default 1,
-maxpool, both). The thread count is set through ``OPENBLAS_NUM_THREADS`` (which sizes ChainerX's
-native thread pool) and for PyTorch alike, before anything loads. With more than one thread the
-two contenders' worker threads compete for the cores when timed in one process; naming one
-contender times it alone: run the script once per contender (alternately, several times) for
-the fair multi-thread comparison.
+Usage: ``python chainerx_lenet.py [threads] [maxpool|strided] [chainerx|pytorch|chainer]``
+(default 1, maxpool, all; ``chainer`` is Chainer on ChainerX, ``native:0``). The thread count
+is set through ``OPENBLAS_NUM_THREADS`` (which sizes ChainerX's native thread pool) and for
+PyTorch alike, before anything loads. With more than one thread the two contenders' worker
+threads compete for the cores when timed in one process; naming one contender times it alone:
+run the script once per contender (alternately, several times) for the fair multi-thread
+comparison.
 """
 
 from __future__ import annotations
@@ -86,7 +87,12 @@ def pytorch_step():
 def main() -> str:
     title = f"LeNet-style SGD step ({VARIANT}), batch {BATCH}, {THREADS} thread(s)"
     if ONLY is not None:
-        step = {"chainerx": chainerx_step, "pytorch": pytorch_step}[ONLY]()[0]
+        makers = {
+            "chainerx": chainerx_step,
+            "pytorch": pytorch_step,
+            "chainer": lambda: chainer_step("native:0"),  # Chainer on ChainerX
+        }
+        step = makers[ONLY]()[0]
         seconds = measure_side_by_side({ONLY: step}, number=2, repeat=30)[ONLY]
         return f"{title}: {ONLY} {seconds * 1e6:.1f} us"
     contenders = {"chainerx": chainerx_step(), "pytorch cpu": pytorch_step()}
