@@ -10,9 +10,11 @@ from chainer.functions.math.einsum import DiagEinSum, EinSum
 from chainer.utils import type_check
 
 
-def _einsum_by_loops(in_terms, out_term, arrays):
-    """Sum of products over every assignment of the letters (no numpy.einsum)."""
-    sizes = {}
+def _einsum_by_loops(in_terms, out_term, arrays, out_shape=()):
+    """Sum of products over every assignment of the letters (no numpy.einsum), each added at
+    the output index of its letters: a letter repeated in the output fills only that diagonal,
+    and a letter of no input (its length from ``out_shape``) repeats the sum along its axis."""
+    sizes = dict(zip(out_term, out_shape))
     for term, a in zip(in_terms, arrays):
         for letter, n in zip(term, a.shape):
             sizes[letter] = max(sizes.get(letter, 1), n)
@@ -105,23 +107,6 @@ def test_sublist_form_matches_the_subscripts_string(args, subscripts):
     numpy.testing.assert_allclose(a.grad, numpy.ones((2, 4)) @ b.array.T)
 
 
-def _diag_einsum_by_loops(in_terms, out_term, out_shape, arrays):
-    """Each product added at the output index of its letters: a letter repeated in the output
-    fills only that diagonal, a letter of no input repeats the sum along its axis."""
-    sizes = dict(zip(out_term, out_shape))
-    for term, a in zip(in_terms, arrays):
-        sizes.update(zip(term, a.shape))
-    letters = sorted(sizes)
-    y = numpy.zeros(out_shape)
-    for values in numpy.ndindex(*[sizes[c] for c in letters]):
-        at = dict(zip(letters, values))
-        product = 1.0
-        for term, a in zip(in_terms, arrays):
-            product *= a[tuple(at[c] for c in term)]
-        y[tuple(at[c] for c in out_term)] += product
-    return y
-
-
 @testing.fix_random()
 @testing.parameterize(
     *testing.product(
@@ -153,7 +138,7 @@ class TestDiagEinSum(testing.FunctionTestCase):
 
     def forward_expected(self, inputs):
         arrays = [x.astype(numpy.float64) for x in inputs]
-        y = _diag_einsum_by_loops(self.in_subs.split(","), self.out_sub, self.out_shape, arrays)
+        y = _einsum_by_loops(self.in_subs.split(","), self.out_sub, arrays, self.out_shape)
         return (y.astype(self.dtype),)
 
 
